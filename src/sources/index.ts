@@ -1,0 +1,28 @@
+/**
+ * Every todo source this extension reads, in the order they are tried. Shape decides, never the tool
+ * name alone: three different tools are all called `todo`. Adding a source: one adapter file, one line here.
+ */
+import { criogaidPiTodos, criogaidPiTodosTasks } from "./criogaid-pi-todos.ts";
+import { ianPascoePiTodo } from "./ian-pascoe-pi-todo.ts";
+import { piExampleTodo } from "./pi-example-todo.ts";
+import { quangthaiPiTodo } from "./quangthai-pi-todo.ts";
+import { rpivTodo } from "./rpiv-todo.ts";
+import type { SourceId, TodoSource } from "./types.ts";
+
+export type { CallKind, SourceId, Task, TodoList, TodoSource } from "./types.ts";
+
+export const SOURCES: readonly TodoSource[] = [
+  rpivTodo,
+  ianPascoePiTodo,
+  piExampleTodo,
+  quangthaiPiTodo,
+  criogaidPiTodos,
+  criogaidPiTodosTasks,
+];
+
+/** Every tool name a known todo source registers. */
+export const TODO_TOOL_NAMES: ReadonlySet<string> = new Set(SOURCES.flatMap((source) => source.toolNames));
+
+export function sourceLabel(id: SourceId): string {
+  return SOURCES.find((source) => source.id === id)?.label ?? id;
+}

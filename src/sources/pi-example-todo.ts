@@ -1,0 +1,40 @@
+/**
+ * pi's example `todo` extension (examples/extensions/todo.ts): the full list in every tool result as
+ * `details.todos` of `{ id, text, done }` with a numeric `nextId`.
+ */
+import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
+import { idText, isRecord, readItems, successfulResult, successfulToolResult } from "./types.ts";
+import type { CallKind, Task, TodoList, TodoSource, UnknownRecord } from "./types.ts";
+
+function readTask(item: unknown): Task | undefined {
+  if (!isRecord(item)) return undefined;
+  const id = idText(item.id);
+  const { text, done } = item;
+  if (id === undefined || typeof text !== "string" || typeof done !== "boolean") return undefined;
+  return { id, text, status: done ? "done" : "open", open: !done };
+}
+
+function readState(details: UnknownRecord): readonly Task[] | undefined {
+  if (typeof details.nextId !== "number") return undefined;
+  return readItems(details.todos, readTask);
+}
+
+export const piExampleTodo: TodoSource = {
+  id: "pi-example-todo",
+  label: "pi example todo",
+  toolNames: ["todo"],
+  read(entry: SessionEntryLike): TodoList | undefined {
+    const result = successfulToolResult(entry);
+    if (!result || result.toolName !== "todo") return undefined;
+    const tasks = readState(result.details);
+    return tasks && { source: "pi-example-todo", tool: "todo", tasks };
+  },
+  classify(result: ToolResultLike): CallKind | undefined {
+    const ok = successfulResult(result);
+    if (!ok || ok.toolName !== "todo" || readState(ok.details) === undefined) return undefined;
+    const { action } = ok.details;
+    if (action === "clear") return "clear";
+    if (action === "toggle") return "complete";
+    return typeof action === "string" ? "other" : "unlabelled";
+  },
+};

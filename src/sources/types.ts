@@ -1,0 +1,92 @@
+/**
+ * The normalised form every todo-tool adapter produces, and the small guards the adapters share.
+ * An adapter recognises one tool's persisted state on the branch; it never throws and never guesses.
+ */
+import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
+
+export type SourceId =
+  | "rpiv-todo"
+  | "ian-pascoe-pi-todo"
+  | "pi-example-todo"
+  | "quangthai-pi-todo"
+  | "criogaid-pi-todos"
+  | "criogaid-pi-todos-tasks";
+
+/** One task as every source reads: deleted tasks (tombstones) are never tasks. */
+export interface Task {
+  readonly id: string;
+  readonly text: string;
+  readonly status: string;
+  readonly open: boolean;
+}
+
+/** A whole list as the todo tool last persisted it. `tasks: []` is a cleared or emptied list. */
+export interface TodoList {
+  readonly source: SourceId;
+  /** The tool the model uses for this list, named in the nudge (a fixed set of names per source). */
+  readonly tool: string;
+  readonly tasks: readonly Task[];
+}
+
+/** What one successful todo call did, for the "list emptied" warnings. */
+export type CallKind = "delete" | "clear" | "complete" | "other" | "unlabelled";
+
+export interface TodoSource {
+  readonly id: SourceId;
+  /** How `/todoloop` names the source. */
+  readonly label: string;
+  /** Tool names this source registers (used only to explain a missing list, never to recognise one). */
+  readonly toolNames: readonly string[];
+  /** The full list this entry persists, or undefined when the entry is not this source's state. */
+  read(entry: SessionEntryLike): TodoList | undefined;
+  /** What a successful tool result of this source did, or undefined when it is not this source's. */
+  classify(result: ToolResultLike): CallKind | undefined;
+}
+
+export type UnknownRecord = { readonly [key: string]: unknown };
+
+export function isRecord(value: unknown): value is UnknownRecord {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The tool result an entry holds, when it is a successful one: errored and rejected calls are never state. */
+export function successfulToolResult(entry: SessionEntryLike): { toolName: string; details: UnknownRecord } | undefined {
+  if (entry.type !== "message") return undefined;
+  const message = entry.message;
+  if (!isRecord(message) || message.role !== "toolResult") return undefined;
+  return successfulResult(message);
+}
+
+/** The same test for a tool result message as `turn_end` delivers it. */
+export function successfulResult(result: ToolResultLike): { toolName: string; details: UnknownRecord } | undefined {
+  if (!isRecord(result) || result.isError === true) return undefined;
+  const { toolName, details } = result;
+  if (typeof toolName !== "string" || !isRecord(details)) return undefined;
+  if (details.error !== undefined && details.error !== null && details.error !== false) return undefined;
+  if (details.success === false) return undefined;
+  return { toolName, details };
+}
+
+/** The data of a `custom` entry of the given type, or undefined. */
+export function customData(entry: SessionEntryLike, customType: string): { data: unknown } | undefined {
+  if (entry.type !== "custom" || entry.customType !== customType) return undefined;
+  return { data: entry.data };
+}
+
+export function idText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/** Maps an array of raw items with `read`, or undefined when any item is malformed. */
+export function readItems<T>(items: unknown, read: (item: unknown, index: number) => T | null | undefined): T[] | undefined {
+  if (!Array.isArray(items)) return undefined;
+  const out: T[] = [];
+  for (let index = 0; index < items.length; index++) {
+    const value = read(items[index], index);
+    if (value === undefined) return undefined;
+    if (value !== null) out.push(value);
+  }
+  return out;
+}

@@ -1,0 +1,218 @@
+/**
+ * Every sentence the extension shows a person or the model, from data: reasons, notices, the nudge,
+ * the `/todoloop` report and the footer. Text that came from the model is sanitised before it is shown.
+ */
+import type { Limits } from "./config.ts";
+import type { LimitKey, ListState, Memory, NoListWhy, Notice, Reason } from "./loop.ts";
+import { assertNever } from "./loop.ts";
+
+const MAX_SHOWN = 200;
+
+/**
+ * Makes model-authored text safe to show: control, bidi and zero-width characters removed, unpaired
+ * surrogates dropped, line breaks flattened to spaces, and the length capped by code point.
+ */
+export function sanitize(text: unknown, max: number = MAX_SHOWN): string {
+  if (typeof text !== "string") return "";
+  const flat = text
+    .replace(/[\r\n\u2028\u2029\u0085\t\v\f]+/g, " ")
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "")
+    .replace(/[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\u061c\u180e]/g, "")
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "")
+    .replace(/ {2,}/g, " ")
+    .trim();
+  const points = Array.from(flat);
+  return points.length > max ? `${points.slice(0, max - 1).join("")}…` : flat;
+}
+
+function plural(count: number, one: string, many: string = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function money(value: number): string {
+  return `$${value < 1 ? value.toFixed(4) : value.toFixed(2)}`;
+}
+
+function tokens(value: number): string {
+  return Math.round(value).toLocaleString("en-US");
+}
+
+const NO_LIST: Record<NoListWhy, string> = {
+  "no-tool": "no todo tool is active",
+  unused: "the todo tool has not been used on this branch",
+  unreadable: "todo results are in a shape this extension does not read",
+  emptied: "the list was emptied: its tasks were deleted or cleared",
+};
+
+function limitText(limit: LimitKey, used: number, max: number): string {
+  switch (limit) {
+    case "maxRounds":
+      return `${plural(used, "continuation")} used`;
+    case "maxTokens":
+      return `token limit reached (${tokens(used)} of ${tokens(max)} tokens since your message)`;
+    case "maxCost":
+      return `cost limit reached (${money(used)} of ${money(max)} since your message)`;
+    default:
+      return assertNever(limit);
+  }
+}
+
+/** The one English form of every reason. */
+export function describeReason(reason: Reason): string {
+  switch (reason.kind) {
+    case "idle":
+      return "idle";
+    case "continuing": {
+      const cap = reason.maxRounds === null ? "" : `/${reason.maxRounds}`;
+      return `continuing: ${plural(reason.open, "task")} still open, continue ${reason.round}${cap}`;
+    }
+    case "clear":
+      return "stopped: list is clear";
+    case "no-list":
+      return `stopped: no list (${NO_LIST[reason.why]})`;
+    case "waiting":
+      return `waiting for you: ${reason.reason}`;
+    case "limit": {
+      const stale = reason.stale > 0 ? `, no todo change for ${plural(reason.stale, "reply", "replies")}; the agent may need you` : "";
+      return `stopped: ${limitText(reason.limit, reason.used, reason.max)}, ${plural(reason.open, "task")} still open${stale}`;
+    }
+    case "outcome":
+      return `stopped: turn outcome was ${reason.outcome}`;
+    case "paused":
+      return "paused by user";
+    case "resumed":
+      return "resumed by user";
+    case "reset":
+      return "counters reset";
+    case "queued":
+      return "not continuing: a queued message runs next";
+    case "other-extension":
+      return "not continuing: another extension already continued this turn";
+    default:
+      return assertNever(reason);
+  }
+}
+
+function limitsText(limits: Limits): string {
+  const set: string[] = [];
+  if (limits.maxRounds !== null) set.push(`maxRounds ${limits.maxRounds}`);
+  if (limits.maxTokens !== null) set.push(`maxTokens ${tokens(limits.maxTokens)}`);
+  if (limits.maxCost !== null) set.push(`maxCost ${money(limits.maxCost)}`);
+  return set.join(", ");
+}
+
+/** The English of a notice for `ctx.ui.notify`, and its type. */
+export function describeNotice(notice: Notice, configFile: string): { message: string; type: "info" | "warning" } {
+  switch (notice.kind) {
+    case "stop":
+      return { message: `todo loop ${describeReason(notice.reason)}`, type: notice.level };
+    case "emptied": {
+      if (notice.how === "delete") {
+        const names = notice.texts.slice(0, 5).map((text) => `"${sanitize(text, 60)}"`).join(", ");
+        const more = notice.texts.length > 5 ? ` and ${notice.texts.length - 5} more` : "";
+        const which = names ? `: ${names}${more}` : "";
+        return {
+          message: `todo loop: ${plural(notice.count, "task was", "tasks were")} deleted rather than completed${which}. No task is open, so the loop stops; check that the work is really done.`,
+          type: "warning",
+        };
+      }
+      if (notice.how === "clear") {
+        return {
+          message: "todo loop: the todo list was cleared without completing anything. No task is open, so the loop stops; check that the work is really done.",
+          type: "warning",
+        };
+      }
+      return {
+        message: "todo loop: no task is open any more, but the todo tool's results do not say whether tasks were finished or deleted (cannot tell finished from deleted). Check the list before relying on it.",
+        type: "warning",
+      };
+    }
+    case "stale": {
+      const left = notice.roundsLeft === null ? "" : ` ${plural(notice.roundsLeft, "continuation")} left before maxRounds.`;
+      const set = limitsText(notice.limits);
+      const brakes = set ? `limits set: ${set}` : `set maxRounds, maxTokens or maxCost in ${configFile}`;
+      return {
+        message: `todo loop: ${notice.replies} replies without a todo change, ${plural(notice.open, "task")} still open; still continuing.${left} Brakes: /todoloop pause, ${brakes}.`,
+        type: "warning",
+      };
+    }
+    default:
+      return assertNever(notice);
+  }
+}
+
+/** The tool phrase of the nudge, from a fixed set keyed by the tool the source uses. */
+function toolPhrase(tool: string): string {
+  switch (tool) {
+    case "todo_write":
+      return "the todo_read and todo_write tools";
+    case "todowrite":
+      return "the todoread and todowrite tools";
+    case "TaskUpdate":
+      return "the TaskList and TaskUpdate tools";
+    default:
+      return "the todo tool";
+  }
+}
+
+/** The marker's content: one of a small fixed set of sentences, no task text, no counters. */
+export function nudgeText(tool: string, hint: boolean): string {
+  const lead = `Continue with the open tasks on your todo list. Use ${toolPhrase(tool)} to read the list and to update each task as you finish it.`;
+  const block = hint ? " If you cannot go on without a person, call todo_loop_block with the reason instead of stopping." : "";
+  return `${lead}${block} The user's latest instruction outranks this reminder.`;
+}
+
+export interface StatusView {
+  readonly memory: Memory;
+  readonly list: ListState;
+  readonly sourceLabel: string | undefined;
+  readonly spend: { readonly tokens: number; readonly cost: number };
+  readonly limits: Limits;
+  readonly configFile: string;
+  readonly problems: readonly string[];
+  readonly killSwitch: string | undefined;
+}
+
+const STOP_KINDS: ReadonlySet<Reason["kind"]> = new Set(["clear", "no-list", "limit", "outcome"]);
+
+function mode(view: StatusView): string {
+  if (view.killSwitch) return `DISABLED (kill switch ${view.killSwitch})`;
+  if (view.memory.paused) return "PAUSED";
+  if (view.memory.waiting !== undefined) return "waiting";
+  if (STOP_KINDS.has(view.memory.last.kind)) return "stopped";
+  return "active";
+}
+
+/** The `/todoloop` report. */
+export function statusText(view: StatusView): string {
+  const { memory, list, limits, spend } = view;
+  const cap = limits.maxRounds === null ? "(no limit)" : `of ${limits.maxRounds}`;
+  const tasks = list.kind === "list"
+    ? `${list.open} of ${list.total}${view.sourceLabel ? ` (${view.sourceLabel})` : ""}`
+    : `none — ${NO_LIST[list.why]}`;
+  const tokenLimit = limits.maxTokens === null ? "no limit" : `limit ${tokens(limits.maxTokens)}`;
+  const costLimit = limits.maxCost === null ? "no limit" : `limit ${money(limits.maxCost)}`;
+  const lines = [
+    `todo loop: ${mode(view)}`,
+    `continuations for this message: ${memory.round} ${cap}`,
+    `replies since the list last changed: ${memory.staleSettles}`,
+    `tasks open: ${tasks}`,
+    `spend since your message: ${tokens(spend.tokens)} tokens (${tokenLimit}), ${money(spend.cost)} (${costLimit})`,
+    `counting from: ${memory.anchor === "" ? "no message yet" : `message ${memory.anchor}`}`,
+  ];
+  if (memory.waiting !== undefined) lines.push(`waiting for you: ${memory.waiting}`);
+  lines.push(`last: ${describeReason(memory.last)}`);
+  lines.push(`config: ${view.configFile}${limitsText(limits) ? ` (${limitsText(limits)})` : ""}`);
+  for (const problem of view.problems) lines.push(`config problem: ${problem}`);
+  return lines.join("\n");
+}
+
+/** The one-line footer while tasks are open; undefined clears it. */
+export function footerText(memory: Memory, list: ListState, limits: Limits, killSwitch: string | undefined): string | undefined {
+  if (list.kind !== "list" || list.open === 0) return undefined;
+  if (killSwitch) return "todo loop off";
+  if (memory.paused) return "todo loop paused";
+  if (memory.waiting !== undefined) return "waiting for you";
+  const cap = limits.maxRounds === null ? "" : `/${limits.maxRounds}`;
+  return `todo ${list.open}/${list.total} · continue ${memory.round}${cap}`;
+}
