@@ -54,6 +54,7 @@ function parseLimit(key: LimitKey, value: unknown, problems: string[]): number |
 }
 
 function describe(value: unknown): string {
+  if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") return `the string ${JSON.stringify(value.slice(0, 20))}`;
   return typeof value === "object" ? "an object" : String(value);
@@ -79,18 +80,21 @@ export function parseConfig(raw: unknown): ConfigResult {
 export function parseConfigText(text: string): ConfigResult {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    // Parse errors quote the file, line breaks included; a problem is one line.
+    const why = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ");
     return { config: DEFAULT_LIMITS, problems: [`invalid JSON (${why}); using defaults`] };
   }
   return parseConfig(raw);
 }
 
-/** pi's rule: `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`. */
+/** pi's rule: `$PI_CODING_AGENT_DIR` (a leading `~` is the home directory), else `~/.pi/agent`. */
 export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env.PI_CODING_AGENT_DIR;
-  return fromEnv && fromEnv.trim() !== "" ? fromEnv : join(homedir(), ".pi", "agent");
+  if (!fromEnv || fromEnv.trim() === "") return join(homedir(), ".pi", "agent");
+  if (fromEnv === "~") return homedir();
+  return fromEnv.startsWith("~/") ? join(homedir(), fromEnv.slice(2)) : fromEnv;
 }
 
 export function configPath(dir: string = agentDir()): string {

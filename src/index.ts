@@ -90,6 +90,10 @@ export default function todoLoop(pi: PiLike): void {
       return undefined;
     }
     if (!isRecord(event) || !Array.isArray(event.toolResults)) return undefined;
+    // Without readable proposals and context there is no telling whether a human message is queued or
+    // another handler already continued, nor a way to keep its entries: when unsure, do nothing.
+    if (!Array.isArray(event.entries) || typeof event.continue !== "boolean") return undefined;
+    if (!isRecord(event.context) || !Array.isArray(event.context.pendingMessages)) return undefined;
     const { config } = loadConfig(configPath());
     const { session, snapshot, switched } = sync(ctx);
     const list = listState(snapshot, todoToolActive());
@@ -130,7 +134,7 @@ export default function todoLoop(pi: PiLike): void {
       const messages = isRecord(event) ? event.messages : undefined;
       if (!Array.isArray(messages)) return undefined;
       const kept = filterMarkers(messages);
-      return kept === messages ? undefined : { messages: [...kept] };
+      return kept === messages ? undefined : { messages: kept };
     } catch {
       return undefined;
     }
@@ -141,7 +145,7 @@ export default function todoLoop(pi: PiLike): void {
     label: "Todo loop: wait for the user",
     description:
       "Stop the todo loop's automatic continuation until the user replies. Call it when the open tasks cannot be finished without a person (a decision, a credential, missing information). Give the reason in one sentence.",
-    promptSnippet: "todo_loop_block: stop automatic continuation and wait for the user, with a reason",
+    promptSnippet: "Stop the todo loop's automatic continuation and wait for the user, with a reason",
     promptGuidelines: [
       "Use todo_loop_block when the open todo tasks cannot go on without the user (a decision, access, missing information); give the reason, then end your reply.",
     ],
@@ -222,7 +226,8 @@ function branchFacts(snapshot: Snapshot) {
   return {
     anchor: snapshot.anchor,
     round: snapshot.round,
-    waiting: snapshot.waiting,
+    // The branch is read back from a file anyone can edit: show nothing from it unsanitised.
+    waiting: snapshot.waiting === undefined ? undefined : sanitize(snapshot.waiting, 500),
     hadList: snapshot.hadList,
     lastStop: snapshot.lastStop,
   };

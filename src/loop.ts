@@ -233,13 +233,16 @@ function stopWith(
 }
 
 /** The warning due when a todo-only tool turn left no open task: by what the calls did. */
-function emptiedNotice(turn: TurnFacts): Notice | undefined {
+function emptiedNotice(turn: TurnFacts, list: ListState): Notice | undefined {
   const deletes = turn.calls.filter((call) => call === "delete").length;
   if (deletes > 0) {
     return { kind: "emptied", how: "delete", count: Math.max(deletes, turn.vanished.length), texts: turn.vanished };
   }
   if (turn.calls.includes("clear")) return { kind: "emptied", how: "clear" };
-  if (turn.calls.includes("unlabelled")) return { kind: "emptied", how: "unlabelled" };
+  // Calls that carry no action can still be told apart by the list: every task still there, none open,
+  // means they were closed, not deleted.
+  const unclear = list.kind === "none" || turn.vanished.length > 0;
+  if (turn.calls.includes("unlabelled") && unclear) return { kind: "emptied", how: "unlabelled" };
   return undefined;
 }
 
@@ -255,7 +258,7 @@ export function decide(input: DecideInput, describe: (reason: Reason) => string)
     if (turn.outcome !== "completed") {
       return stopWith(memory, { kind: "outcome", outcome: turn.outcome }, open, "warning", describe, memory.hadList && open > 0);
     }
-    const emptied = turn.openBefore > 0 && open === 0 && turn.todoOnly ? emptiedNotice(turn) : undefined;
+    const emptied = turn.openBefore > 0 && open === 0 && turn.todoOnly ? emptiedNotice(turn, list) : undefined;
     if (!emptied) return noop(memory);
     // The warning is the announcement of the stop that follows; the settle only records it.
     const follows: Reason = list.kind === "list" ? { kind: "clear" } : { kind: "no-list", why: list.why };
@@ -356,7 +359,7 @@ export function isMarkerMessage(message: unknown): boolean {
  * The `context` rule: drop every marker whose next message is user-role; keep a marker at the tail and
  * one between two assistant messages. Returns the same array when nothing was dropped.
  */
-export function filterMarkers<T>(messages: readonly T[]): readonly T[] {
+export function filterMarkers<T>(messages: T[]): T[] {
   let kept: T[] | undefined;
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index] as T;

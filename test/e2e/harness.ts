@@ -4,12 +4,36 @@
  * model received, the session entries, notifications — plus the checks every scenario must pass.
  *
  * PI_TODO_LOOP_PI_ROOT selects another pi install (a node_modules folder) for the compatibility matrix.
+ *
+ * Two ways to drive pi:
+ * - `runPi(box, args)`: one headless run (`-p` or `--mode json`) to completion.
+ * - `startRpc(box, options)`: a long-lived `--mode rpc` child driven through pi's own `RpcClient`
+ *   (loaded from the selected pi install). The returned `RpcSession`:
+ *     `prompt(text)`    sends a prompt; when pi starts a run, resolves once the agent settled
+ *                       (`agent_settled`); a command (`/todoloop …`) resolves when it was handled.
+ *                       Returns pi's disposition ("started" | "handled" | "queued").
+ *     `command(args)`   `prompt("/todoloop " + args)`, returning the notifies it produced.
+ *     `send(text)`      sends a prompt and resolves on acceptance, without waiting for the run.
+ *     `followUp(text)` / `steer(text)`   queue a human message mid-run.
+ *     `waitSettled()`   waits for the next `agent_settled` not yet consumed.
+ *     `getEntries()`    the session's entries (append order) from pi itself.
+ *     `events` / `notifies` ({ message, notifyType }) / `statuses` ({ key, text })   everything recorded.
+ *     `client`          the RpcClient, for anything else (compact(), abort(), …).
+ *     `stop()`          ends the child; idempotent. Call it in `finally`. It also runs when the
+ *                       `signal` option aborts (pass the test's `t.signal`: node:test aborts it on a
+ *                       timeout) and, as a last resort, when the test process exits.
+ *   `withRpc(t.signal, sandboxOptions, async (box, rpc) => …)` wraps sandbox + startRpc + stop + cleanup.
+ *
+ * Timeouts: SCENARIO_TIMEOUT_MS is the per-test budget (`test(name, { timeout: SCENARIO_TIMEOUT_MS }, …)`);
+ * RPC_WAIT_MS bounds each wait inside a scenario, so a stuck run fails the wait (and `finally` stops
+ * the child) well before the test's own timeout.
  */
-import { spawn } from "node:child_process";
+import { ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import assert from "node:assert/strict";
 import type { ScriptStep } from "./scripted-model.ts";
 
@@ -55,22 +79,35 @@ export interface SandboxOptions {
   config?: unknown;
   /** Extra files relative to the sandbox root (e.g. "home/agent/todo-loop-off"). */
   files?: Record<string, string>;
+  /** pi's own <agent dir>/settings.json (e.g. `{ retry: { enabled: false } }`). */
+  settings?: Record<string, unknown>;
+  /** A TMPDIR of its own instead of the shared compile cache (see COMPILE_CACHE). */
+  isolatedTmp?: boolean;
 }
 
-/** A fresh isolated pi home: HOME, agent dir, XDG config, TMPDIR, session dir, offline flags. */
+/**
+ * TMPDIR for pi runs: pi keeps only caches there (jiti's transpiled extensions, Node's compile cache),
+ * both keyed by content hash and safe to share between concurrent runs, and a warm cache cuts a pi
+ * start to about a third of its CPU. One folder per pi install, under the system temp dir.
+ */
+export const COMPILE_CACHE = join(tmpdir(), "pi-todo-loop-e2e-cache", createHash("sha256").update(MODULES).digest("hex").slice(0, 12));
+
+/** A fresh isolated pi home: HOME, agent dir, XDG config, session dir, offline flags; TMPDIR is the shared COMPILE_CACHE unless `isolatedTmp`. */
 export function sandbox(options: SandboxOptions): Sandbox {
   const root = mkdtempSync(join(tmpdir(), "todo-loop-e2e-"));
   const home = join(root, "home");
   const agentDir = join(home, ".pi", "agent");
   const cwd = join(root, "work");
   const sessionDir = join(root, "sessions");
-  for (const dir of [agentDir, cwd, sessionDir, join(root, "tmp"), join(home, ".config")]) mkdirSync(dir, { recursive: true });
+  const tmp = options.isolatedTmp ? join(root, "tmp") : COMPILE_CACHE;
+  for (const dir of [agentDir, cwd, sessionDir, tmp, join(home, ".config")]) mkdirSync(dir, { recursive: true });
   const scriptPath = join(root, "script.json");
   const requestsPath = join(root, "requests.jsonl");
   writeFileSync(scriptPath, JSON.stringify(options.script));
   if (options.config !== undefined) {
     writeFileSync(join(agentDir, "todo-loop.json"), typeof options.config === "string" ? options.config : JSON.stringify(options.config));
   }
+  if (options.settings !== undefined) writeFileSync(join(agentDir, "settings.json"), JSON.stringify(options.settings));
   for (const [path, text] of Object.entries(options.files ?? {})) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
@@ -80,7 +117,7 @@ export function sandbox(options: SandboxOptions): Sandbox {
     HOME: home,
     PI_CODING_AGENT_DIR: agentDir,
     XDG_CONFIG_HOME: join(home, ".config"),
-    TMPDIR: join(root, "tmp"),
+    TMPDIR: tmp,
     PI_OFFLINE: "1",
     PI_SKIP_VERSION_CHECK: "1",
     PI_TELEMETRY: "0",
@@ -147,8 +184,10 @@ export function runPi(box: Sandbox, args: readonly string[], timeoutMs = 30_000)
 
 export function requests(box: Sandbox): LoggedRequest[] {
   if (!existsSync(box.requestsPath)) return [];
-  return readFileSync(box.requestsPath, "utf8")
-    .split("\n")
+  // Only complete lines: the model may be appending one right now.
+  const lines = readFileSync(box.requestsPath, "utf8").split("\n");
+  return lines
+    .slice(0, -1)
     .filter(Boolean)
     .map((line) => JSON.parse(line) as LoggedRequest);
 }
@@ -195,26 +234,331 @@ export function isNudge(message: RequestMessage): boolean {
   return message.role === "user" && textOf(message.content).startsWith(NUDGE_PREFIX);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Script and session helpers
+// ---------------------------------------------------------------------------------------------
+
+/** A reply without tool calls (a settle). */
+export function say(text: string, extra: Omit<ScriptStep, "text" | "calls"> = {}): ScriptStep {
+  return { text, ...extra };
+}
+
+/** A tool turn creating one rpiv-todo task per subject (ids 1, 2, … on a fresh list). */
+export function createTasks(...subjects: string[]): ScriptStep {
+  return { text: "Planning.", calls: subjects.map((subject) => ({ name: "todo", args: { action: "create", subject } })) };
+}
+
+/** A tool turn setting each rpiv-todo task id to `status` (default completed). */
+export function updateTasks(ids: readonly number[], status = "completed"): ScriptStep {
+  return { text: "Working.", calls: ids.map((id) => ({ name: "todo", args: { action: "update", id, status } })) };
+}
+
+/** A tool turn with arbitrary calls. */
+export function callTools(...calls: Array<{ name: string; args: Record<string, unknown> }>): ScriptStep {
+  return { text: "Working.", calls };
+}
+
+export interface MarkerDetails {
+  v: number;
+  round: number;
+  anchor: string;
+  open: number;
+  hint: boolean;
+}
+
+/** The `details` of every marker, in order. */
+export function markerDetails(entries: readonly EntryRecord[]): MarkerDetails[] {
+  return markers(entries).map((entry) => entry.details as MarkerDetails);
+}
+
+/** The `reason` of every stop record, in order. */
+export function stopReasons(entries: readonly EntryRecord[]): string[] {
+  return stops(entries).map((entry) => (entry.data as { reason: string }).reason);
+}
+
+/** The ids of the human-authored user messages, in order. */
+export function userMessageIds(entries: readonly EntryRecord[]): string[] {
+  return entries.filter((entry) => entry.type === "message" && entry.message?.role === "user").map((entry) => entry.id ?? "");
+}
+
+/** The last message of a logged request (system messages aside). */
+export function lastMessage(request: LoggedRequest | undefined): RequestMessage {
+  return request?.messages[request.messages.length - 1] ?? { role: "", content: "" };
+}
+
+/** Notifies this extension sent (its messages start with "todo loop"). */
+export function loopNotifies(notifies: readonly Notify[]): Notify[] {
+  return notifies.filter((notify) => notify.message.startsWith("todo loop"));
+}
+
+/** Resolves once the model has received `count` requests (the newest may still be in flight). */
+export async function untilRequests(box: Sandbox, count: number, timeoutMs = RPC_WAIT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (requests(box).length < count) {
+    if (Date.now() > deadline) throw new Error(`the model did not receive ${count} requests within ${timeoutMs} ms`);
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 20));
+  }
+}
+
 /**
  * The checks every scenario passes, from what the model actually received and what the session holds:
  * no two assistant messages in a row; no marker right before a user-role message; markers hidden and
  * free of task text; the script consumed exactly (a runaway would overrun it).
  */
-export function checkInvariants(box: Sandbox, options: { script: readonly ScriptStep[]; taskTexts?: readonly string[] }): void {
+export interface InvariantOptions {
+  script: readonly ScriptStep[];
+  taskTexts?: readonly string[];
+  /**
+   * Scripted steps whose request may carry a marker right before a user message: only requests made
+   * while a kill switch is on, when the context hook must touch nothing.
+   */
+  markerBeforeUserAllowed?: readonly number[];
+}
+
+export function checkInvariants(box: Sandbox, options: InvariantOptions): void {
   const logged = requests(box);
   assert.equal(logged.length, options.script.length, `the model got ${logged.length} requests for ${options.script.length} scripted steps`);
   for (const request of logged) {
     const messages = request.messages.filter((message) => message.role !== "system");
+    const allowed = options.markerBeforeUserAllowed?.includes(request.step) ?? false;
     for (let index = 1; index < messages.length; index++) {
       const previous = messages[index - 1];
       const current = messages[index];
       assert.ok(!(previous?.role === "assistant" && current?.role === "assistant"), `request ${request.step}: two assistant messages in a row at ${index}`);
-      if (previous && isNudge(previous)) assert.notEqual(current?.role, "user", `request ${request.step}: a marker sits right before a user message`);
+      if (previous && isNudge(previous) && !allowed) assert.notEqual(current?.role, "user", `request ${request.step}: a marker sits right before a user message`);
     }
   }
   for (const marker of markers(sessionEntries(box))) {
     assert.equal(marker.display, false, "markers are hidden");
     const text = textOf(marker.content);
     for (const task of options.taskTexts ?? []) assert.ok(!text.includes(task), `marker carries task text ${task}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// RPC driver
+// ---------------------------------------------------------------------------------------------
+
+/** The budget of one scenario (pass as the node:test `timeout`). */
+export const SCENARIO_TIMEOUT_MS = 60_000;
+/** The budget of one wait inside a scenario (a settle, a command). */
+export const RPC_WAIT_MS = 20_000;
+
+/** One record pi wrote on stdout that was not a command response. */
+export type RpcEvent = { type: string } & Record<string, unknown>;
+export interface Notify {
+  message: string;
+  notifyType: string;
+}
+export interface StatusUpdate {
+  key: string;
+  text: string | undefined;
+}
+
+/** The part of pi's RpcClient the harness uses (structural, so any pi version's class fits). */
+export interface RpcClientLike {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  onEvent(listener: (event: RpcEvent) => void): () => void;
+  getStderr(): string;
+  prompt(message: string): Promise<string>;
+  followUp(message: string): Promise<string>;
+  steer(message: string): Promise<string>;
+  abort(): Promise<void>;
+  abortRetry(): Promise<void>;
+  compact(customInstructions?: string): Promise<unknown>;
+  getEntries(since?: string): Promise<{ entries: EntryRecord[]; leafId: string | null }>;
+}
+interface RpcClientConstructor {
+  new (options: { cliPath?: string; cwd?: string; env?: Record<string, string>; provider?: string; model?: string; args?: string[] }): RpcClientLike;
+}
+
+export interface RpcOptions {
+  /** Extra pi arguments (after the `-e` list); default none. */
+  args?: readonly string[];
+  /** The `-e` list; default `extensionArgs()`. */
+  extensions?: readonly string[];
+  /** Aborting it stops the child (pass the test's `t.signal`). */
+  signal?: AbortSignal;
+  /** Per-wait budget; default RPC_WAIT_MS. */
+  waitMs?: number;
+}
+
+export interface RpcSession {
+  readonly client: RpcClientLike;
+  readonly events: RpcEvent[];
+  readonly notifies: Notify[];
+  readonly statuses: StatusUpdate[];
+  prompt(text: string): Promise<string>;
+  command(args: string): Promise<Notify[]>;
+  send(text: string): Promise<string>;
+  followUp(text: string): Promise<string>;
+  steer(text: string): Promise<string>;
+  waitSettled(): Promise<void>;
+  getEntries(): Promise<EntryRecord[]>;
+  stop(): Promise<void>;
+}
+
+const live = new Set<RpcClientLike>();
+let exitHookInstalled = false;
+
+function childOf(client: RpcClientLike): ChildProcess | undefined {
+  const child: unknown = Reflect.get(client, "process");
+  return child instanceof ChildProcess ? child : undefined;
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const client of live) childOf(client)?.kill("SIGKILL");
+  });
+}
+
+/**
+ * pi's RpcClient from the selected pi install: its own module when present (light: it imports only
+ * node:child_process and a line reader), else the package index (loads the whole SDK).
+ */
+async function loadRpcClient(): Promise<RpcClientConstructor> {
+  const own = join(PI_PACKAGE, "dist", "modes", "rpc", "rpc-client.js");
+  const file = existsSync(own) ? own : join(PI_PACKAGE, "dist", "index.js");
+  const loaded: { RpcClient: RpcClientConstructor } = await import(pathToFileURL(file).href);
+  return loaded.RpcClient;
+}
+
+function isEvent(value: unknown): value is RpcEvent {
+  return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string";
+}
+
+/** Starts pi in `--mode rpc` in the sandbox, recording every event. See the file header. */
+export async function startRpc(box: Sandbox, options: RpcOptions = {}): Promise<RpcSession> {
+  installExitHook();
+  const RpcClient = await loadRpcClient();
+  const waitMs = options.waitMs ?? RPC_WAIT_MS;
+  const client = new RpcClient({
+    cliPath: PI_CLI,
+    cwd: box.cwd,
+    env: box.env,
+    args: [...(options.extensions ?? extensionArgs()), ...baseArgs(box), ...(options.args ?? [])],
+  });
+  const events: RpcEvent[] = [];
+  const notifies: Notify[] = [];
+  const statuses: StatusUpdate[] = [];
+  let settled = 0;
+  let consumed = 0;
+  const waiters = new Set<() => void>();
+  client.onEvent((event) => {
+    if (!isEvent(event)) return;
+    events.push(event);
+    if (event.type === "extension_ui_request" && event.method === "notify") {
+      notifies.push({ message: String(event.message ?? ""), notifyType: String(event.notifyType ?? "info") });
+    }
+    if (event.type === "extension_ui_request" && event.method === "setStatus") {
+      statuses.push({ key: String(event.statusKey ?? ""), text: typeof event.statusText === "string" ? event.statusText : undefined });
+    }
+    if (event.type === "agent_settled") {
+      settled++;
+      for (const wake of [...waiters]) wake();
+    }
+  });
+
+  let stopped = false;
+  async function stop(): Promise<void> {
+    if (stopped) return;
+    stopped = true;
+    try {
+      await client.stop();
+    } finally {
+      childOf(client)?.kill("SIGKILL");
+      live.delete(client);
+    }
+  }
+  options.signal?.addEventListener("abort", () => void stop(), { once: true });
+
+  /** Resolves when a settle beyond the consumed ones has arrived, and consumes it. */
+  function waitSettled(): Promise<void> {
+    return new Promise((resolvePromise, reject) => {
+      const check = (): boolean => {
+        if (settled > consumed) {
+          consumed++;
+          return true;
+        }
+        return false;
+      };
+      if (check()) return resolvePromise();
+      const wake = (): void => {
+        if (!check()) return;
+        clearTimeout(timer);
+        waiters.delete(wake);
+        resolvePromise();
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(wake);
+        reject(new Error(`pi did not settle within ${waitMs} ms\nstderr:\n${client.getStderr()}`));
+      }, waitMs);
+      waiters.add(wake);
+    });
+  }
+
+  async function send(text: string): Promise<string> {
+    return client.prompt(text);
+  }
+
+  async function prompt(text: string): Promise<string> {
+    const disposition = await send(text);
+    if (disposition === "started") await waitSettled();
+    return disposition;
+  }
+
+  live.add(client);
+  try {
+    await client.start();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    client,
+    events,
+    notifies,
+    statuses,
+    prompt,
+    send,
+    async command(args: string): Promise<Notify[]> {
+      const before = notifies.length;
+      const disposition = await prompt(`/todoloop${args ? ` ${args}` : ""}`);
+      assert.equal(disposition, "handled", `/todoloop ${args} was not handled as a command`);
+      return notifies.slice(before);
+    },
+    followUp: (text) => client.followUp(text),
+    steer: (text) => client.steer(text),
+    waitSettled,
+    async getEntries(): Promise<EntryRecord[]> {
+      return (await client.getEntries()).entries;
+    },
+    stop,
+  };
+}
+
+/**
+ * One isolated RPC scenario: a fresh sandbox, pi started in it, `body` run, then the child stopped and
+ * the sandbox removed — also when `body` throws or the test times out (`signal`).
+ */
+export async function withRpc(
+  signal: AbortSignal,
+  sandboxOptions: SandboxOptions,
+  body: (box: Sandbox, rpc: RpcSession) => Promise<void>,
+  rpcOptions: Omit<RpcOptions, "signal"> = {},
+): Promise<void> {
+  const box = sandbox(sandboxOptions);
+  try {
+    const rpc = await startRpc(box, { ...rpcOptions, signal });
+    try {
+      await body(box, rpc);
+    } finally {
+      await rpc.stop();
+    }
+  } finally {
+    box.cleanup();
   }
 }

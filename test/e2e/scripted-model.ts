@@ -5,6 +5,10 @@
  * Every request the model receives is appended to PI_TODO_LOOP_REQUESTS as one JSON line, so tests
  * can assert on exactly what reached the provider. When the steps run out the model answers with
  * an error, so a runaway loop ends at once and the test sees an unconsumed-or-overrun script.
+ *
+ * It also registers `/e2e-tree <entry id>`, which moves the session to another point of its tree with
+ * `ctx.navigateTree` (RPC mode has no `/tree`), and reports the outcome as an `info` notify
+ * ("e2e-tree: <leaf id>") or an `error` notify.
  */
 import { readFileSync, appendFileSync } from "node:fs";
 import { fauxAssistantMessage, fauxProvider, fauxText, fauxToolCall } from "@earendil-works/pi-ai";
@@ -19,8 +23,28 @@ export interface ScriptStep {
   delayMs?: number;
 }
 
+/** Waits `ms`, or less when the request is aborted (pi aborts on user abort and on /compact). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+interface CommandContextLike {
+  navigateTree(targetId: string, options?: { summarize?: boolean }): Promise<{ cancelled: boolean }>;
+  sessionManager: { getLeafId(): string | null };
+  ui: { notify(message: string, type?: "info" | "warning" | "error"): void };
+}
 interface PiLike {
   registerProvider(provider: never): void;
+  registerCommand(name: string, options: { description: string; handler(args: string, ctx: CommandContextLike): Promise<void> }): void;
 }
 
 export default function scriptedModel(pi: PiLike): void {
@@ -32,9 +56,9 @@ export default function scriptedModel(pi: PiLike): void {
     models: [{ id: "faux-1", name: "Scripted", cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 } }],
   });
   faux.setResponses(
-    steps.map((step, index) => async (context: { messages: unknown[] }) => {
+    steps.map((step, index) => async (context: { messages: unknown[] }, options?: { signal?: AbortSignal }) => {
       if (logPath) appendFileSync(logPath, JSON.stringify({ step: index, messages: context.messages }) + "\n");
-      if (step.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
+      if (step.delayMs) await pause(step.delayMs, options?.signal);
       const blocks = [
         ...(step.text ? [fauxText(step.text)] : []),
         ...(step.calls ?? []).map((call) => fauxToolCall(call.name, call.args as Parameters<typeof fauxToolCall>[1])),
@@ -47,4 +71,15 @@ export default function scriptedModel(pi: PiLike): void {
     }),
   );
   pi.registerProvider(faux.provider as never);
+  pi.registerCommand("e2e-tree", {
+    description: "Test only: navigate the session tree to an entry id",
+    async handler(args, ctx) {
+      try {
+        const result = await ctx.navigateTree(args.trim(), { summarize: false });
+        ctx.ui.notify(result.cancelled ? "e2e-tree: cancelled" : `e2e-tree: ${ctx.sessionManager.getLeafId() ?? ""}`, "info");
+      } catch (error) {
+        ctx.ui.notify(`e2e-tree failed: ${error instanceof Error ? error.message : String(error)}`, "error");
+      }
+    },
+  });
 }

@@ -1,0 +1,612 @@
+/**
+ * Benchmark: the extension's per-turn cost next to pi's own work on the same branch.
+ *
+ * Builds sessions of 1k, 10k and 100k entries with pi's real `SessionManager` (human messages,
+ * assistant replies with usage, rpiv-todo results, other tool results, continuation markers, stop
+ * records and one compaction), loads the real extension from src/index.ts with a small recording `pi`,
+ * and then, turn by turn, appends the turn's entries (as pi does) and times:
+ *   - the extension's `turn_end` handler (kill switch, config file, branch read, decide, effects),
+ *   - the extension's `context` handler on `buildSessionContext()`'s messages,
+ *   - pi's `getBranch()` and `buildSessionContext()` at the same leaf.
+ * Medians of several repetitions; also the heap the extension retains per session. Ends with two
+ * lines: the ratio at 100k (extension turn_end / pi getBranch) and the growth 1k → 100k.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import v8 from "node:v8";
+import vm from "node:vm";
+import { SessionManager } from "@earendil-works/pi-coding-agent";
+import type { TurnEndEvent } from "@earendil-works/pi-coding-agent";
+import type { AssistantMessage, ToolCall, ToolResultMessage, Usage } from "@earendil-works/pi-ai";
+import todoLoop from "../src/index.ts";
+import type {
+  CommandOptionsLike,
+  ContextEventLike,
+  ContextLike,
+  PiLike,
+  ToolDefinitionLike,
+  TurnEndEventLike,
+  TurnEndResultLike,
+} from "../src/pi.ts";
+import { nudgeText } from "../src/text.ts";
+
+const SIZES = [1_000, 10_000, 100_000];
+const REPETITIONS = 7;
+/** Extension turns timed per repetition (each one appends a real turn first). */
+const TURNS_PER_REP = 40;
+const WARMUP_TURNS = 60;
+/** Fresh extensions timed on their first turn_end (a full branch read) per size. */
+const COLD_READS = 5;
+const TARGET_RATIO = 0.05;
+const TARGET_GROWTH = 2;
+
+// ---------------------------------------------------------------------------------------------
+// A seeded PRNG, so every run builds the same sessions.
+
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = "the parser config token module test file error change update build fix refactor check read write branch cache index query value field schema render layout"
+  .split(" ");
+
+function sentence(random: () => number, words: number): string {
+  const out: string[] = [];
+  for (let index = 0; index < words; index++) out.push(WORDS[Math.floor(random() * WORDS.length)] ?? "x");
+  return out.join(" ");
+}
+
+function gcFunction(): () => void {
+  const exposed: unknown = Reflect.get(globalThis, "gc");
+  if (typeof exposed === "function") return () => void Reflect.apply(exposed, undefined, []);
+  v8.setFlagsFromString("--expose-gc");
+  const gc: unknown = vm.runInNewContext("gc");
+  if (typeof gc !== "function") throw new Error("cannot reach the garbage collector");
+  return () => void Reflect.apply(gc, undefined, []);
+}
+const collect = gcFunction();
+
+function heapAfterGc(): number {
+  collect();
+  collect();
+  return process.memoryUsage().heapUsed;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A simulated agent working through an rpiv-todo list, writing into pi's real SessionManager.
+
+type TaskStatus = "pending" | "in_progress" | "completed" | "deleted";
+type RpivTask = { id: number; subject: string; status: TaskStatus; description: string };
+
+interface TurnWritten {
+  readonly event: TurnEndEvent;
+  readonly settle: boolean;
+}
+
+class Agent {
+  readonly random: () => number;
+  readonly session: SessionManager;
+  tasks: RpivTask[] = [];
+  nextId = 1;
+  calls = 0;
+  now = 1_790_000_000_000;
+  anchor = "";
+  round = 0;
+
+  constructor(session: SessionManager, seed: number) {
+    this.session = session;
+    this.random = prng(seed);
+  }
+
+  open(): RpivTask[] {
+    return this.tasks.filter((task) => task.status === "pending" || task.status === "in_progress");
+  }
+
+  usage(): Usage {
+    const input = 200 + Math.floor(this.random() * 3000);
+    const output = 50 + Math.floor(this.random() * 800);
+    const cacheRead = Math.floor(this.random() * 40_000);
+    const cost = (input * 3 + output * 15 + cacheRead * 0.3) / 1_000_000;
+    return {
+      input,
+      output,
+      cacheRead,
+      cacheWrite: 0,
+      totalTokens: input + output + cacheRead,
+      cost: { input: (input * 3) / 1e6, output: (output * 15) / 1e6, cacheRead: (cacheRead * 0.3) / 1e6, cacheWrite: 0, total: cost },
+    };
+  }
+
+  assistant(content: AssistantMessage["content"], stopReason: AssistantMessage["stopReason"]): AssistantMessage {
+    this.now += 1000;
+    return {
+      role: "assistant",
+      content,
+      api: "anthropic-messages",
+      provider: "anthropic",
+      model: "claude-sonnet",
+      usage: this.usage(),
+      stopReason,
+      timestamp: this.now,
+    };
+  }
+
+  human(): string {
+    this.now += 1000;
+    const id = this.session.appendMessage({ role: "user", content: [{ type: "text", text: sentence(this.random, 25) }], timestamp: this.now });
+    this.anchor = id;
+    this.round = 0;
+    return id;
+  }
+
+  /** One todo call: applies the action to the list and returns the tool result rpiv-todo would write. */
+  todoCall(call: ToolCall): ToolResultMessage {
+    const args = call.arguments;
+    const action = typeof args.action === "string" ? args.action : "list";
+    let text = "ok";
+    if (action === "create") {
+      const task: RpivTask = { id: this.nextId++, subject: sentence(this.random, 5), status: "pending", description: sentence(this.random, 14) };
+      this.tasks.push(task);
+      text = `Created #${task.id}: ${task.subject} (pending)`;
+    } else if (action === "update" || action === "delete") {
+      const task = this.tasks.find((candidate) => candidate.id === args.id);
+      const status = action === "delete" ? "deleted" : args.status;
+      if (task && (status === "in_progress" || status === "completed" || status === "deleted")) task.status = status;
+      text = `Updated #${String(args.id)}`;
+    } else if (action === "clear") {
+      this.tasks = [];
+      this.nextId = 1;
+    }
+    this.now += 10;
+    return {
+      role: "toolResult",
+      toolCallId: call.id,
+      toolName: "todo",
+      content: [{ type: "text", text }],
+      details: { action, params: args, tasks: this.tasks.map((task) => ({ ...task })), nextId: this.nextId },
+      isError: false,
+      timestamp: this.now,
+    };
+  }
+
+  toolCall(name: string, args: ToolCall["arguments"]): ToolCall {
+    this.calls += 1;
+    return { type: "toolCall", id: `toolu_${this.calls.toString(36).padStart(10, "0")}`, name, arguments: args };
+  }
+
+  /** Writes one model turn (the assistant message and its tool results) and returns its turn_end event. */
+  turn(turnIndex: number): TurnWritten {
+    const open = this.open();
+    const roll = this.random();
+    let calls: ToolCall[];
+    if (open.length === 0 && this.tasks.length >= 12) {
+      // A finished list is cleared before the next plan, as agents using rpiv-todo do.
+      calls = [this.toolCall("todo", { action: "clear" })];
+    } else if (open.length === 0) {
+      const count = 3 + Math.floor(this.random() * 8);
+      calls = Array.from({ length: count }, () => this.toolCall("todo", { action: "create", subject: sentence(this.random, 5) }));
+    } else if (roll < 0.45) {
+      const name = this.random() < 0.6 ? "bash" : this.random() < 0.5 ? "read" : "edit";
+      calls = [this.toolCall(name, name === "bash" ? { command: `npm test -- ${sentence(this.random, 2)}` } : { path: `src/${sentence(this.random, 1)}.ts` })];
+    } else if (roll < 0.7) {
+      const task = open[Math.floor(this.random() * open.length)] ?? open[0];
+      const status = task?.status === "pending" ? "in_progress" : "completed";
+      calls = [this.toolCall("todo", { action: "update", id: task?.id ?? 1, status })];
+    } else if (roll < 0.72) {
+      calls = [this.toolCall("todo", { action: "list" })];
+    } else if (roll < 0.73) {
+      calls = [this.toolCall("todo", { action: "delete", id: open[0]?.id ?? 1 })];
+    } else {
+      calls = [];
+    }
+    const error = calls.length === 0 && this.random() < 0.02;
+    const text = { type: "text" as const, text: sentence(this.random, calls.length === 0 ? 40 : 12) };
+    const message = this.assistant([text, ...calls], error ? "error" : calls.length > 0 ? "toolUse" : "stop");
+    const messageEntryId = this.session.appendMessage(message);
+    const toolResults: ToolResultMessage[] = [];
+    const toolResultEntryIds: string[] = [];
+    for (const call of calls) {
+      const result = call.name === "todo" ? this.todoCall(call) : this.otherResult(call);
+      toolResults.push(result);
+      toolResultEntryIds.push(this.session.appendMessage(result));
+    }
+    return {
+      settle: calls.length === 0,
+      event: {
+        type: "turn_end",
+        turnIndex,
+        message,
+        toolResults,
+        messageEntryId,
+        toolResultEntryIds,
+        outcome: error ? "error" : "completed",
+        entries: [],
+        continue: false,
+        // pi fills these with the projected context; the extension reads only pendingMessages.
+        context: { contextEntries: [], contextMessages: [], llmMessages: [], pendingMessages: [], canContinue: false },
+      },
+    };
+  }
+
+  otherResult(call: ToolCall): ToolResultMessage {
+    this.now += 50;
+    return {
+      role: "toolResult",
+      toolCallId: call.id,
+      toolName: call.name,
+      content: [{ type: "text", text: sentence(this.random, 80) }],
+      isError: false,
+      timestamp: this.now,
+    };
+  }
+
+  /**
+   * What the extension would have left after a settle in an older part of the session: a marker while
+   * tasks are open, a stop record once the list is clear. Returns whether a marker was written.
+   */
+  historicMarkerOrStop(): boolean {
+    const open = this.open().length;
+    if (open > 0) {
+      this.round += 1;
+      this.session.appendCustomMessageEntry("todo-loop:continue", nudgeText("todo", false), false, {
+        v: 1,
+        round: this.round,
+        anchor: this.anchor,
+        open,
+        hint: false,
+      });
+      return true;
+    }
+    this.session.appendCustomEntry("todo-loop:stop", { reason: "stopped: list is clear", round: this.round, open: 0, anchor: this.anchor });
+    return false;
+  }
+
+  /**
+   * Whether the human speaks before the next turn. A human message follows a run that stopped, or is
+   * queued during a run (it then lands after a tool turn); it never follows a marker, except once per
+   * session (below).
+   */
+  humanSpeaks(afterMarker: boolean, afterStop: boolean): boolean {
+    if (afterMarker) return false;
+    return afterStop ? this.random() < 0.7 : this.random() < 1 / 80;
+  }
+}
+
+/**
+ * Builds a session of about `size` entries, with one compaction half way and, at three quarters, one
+ * continuation the human aborted (a marker right before a human message). That old marker is the one
+ * the context hook must drop on every later request — its worst case, a full copy of the messages.
+ */
+function buildSession(size: number, seed: number): Agent {
+  const session = SessionManager.inMemory(join(tmpdir(), "pi-todo-loop-bench"));
+  const agent = new Agent(session, seed);
+  session.appendModelChange("anthropic", "claude-sonnet");
+  session.appendThinkingLevelChange("medium");
+  agent.human();
+  let compacted = false;
+  let aborted = false;
+  let turnIndex = 0;
+  let keepFrom = "";
+  let afterMarker = false;
+  let afterStop = false;
+  while (session.getEntryCount() < size) {
+    if (!compacted && session.getEntryCount() >= size / 2) {
+      session.appendCompaction(sentence(agent.random, 300), keepFrom || null, 150_000);
+      compacted = true;
+    }
+    const abortNow: boolean = afterMarker && !aborted && session.getEntryCount() >= (size * 3) / 4;
+    if (abortNow || agent.humanSpeaks(afterMarker, afterStop)) {
+      aborted ||= abortNow;
+      agent.human();
+      turnIndex = 0;
+      if (session.getEntryCount() < size / 2 - 300) keepFrom = agent.anchor;
+    }
+    const { settle } = agent.turn(turnIndex++);
+    afterMarker = settle && agent.historicMarkerOrStop();
+    afterStop = settle && !afterMarker;
+  }
+  return agent;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The real extension behind a recording pi.
+
+type TurnEndHandler = (event: TurnEndEventLike, ctx: ContextLike) => Promise<TurnEndResultLike | undefined>;
+type ContextHandler = (event: ContextEventLike, ctx: ContextLike) => Promise<{ messages: unknown[] } | undefined>;
+
+interface Loaded {
+  turnEnd: TurnEndHandler;
+  context: ContextHandler;
+}
+
+function loadExtension(): Loaded {
+  let turnEnd: TurnEndHandler | undefined;
+  let context: ContextHandler | undefined;
+  function on(event: "turn_end", handler: TurnEndHandler): void;
+  function on(event: "context", handler: ContextHandler): void;
+  function on(event: "turn_end" | "context", handler: TurnEndHandler | ContextHandler): void {
+    if (event === "turn_end") turnEnd = handler as TurnEndHandler;
+    else context = handler as ContextHandler;
+  }
+  const tools: ToolDefinitionLike[] = [];
+  const commands: CommandOptionsLike[] = [];
+  const pi: PiLike = {
+    on,
+    registerTool: (tool) => void tools.push(tool),
+    registerCommand: (_name, options) => void commands.push(options),
+    getAllTools: () => [{ name: "read" }, { name: "bash" }, { name: "edit" }, { name: "write" }, { name: "todo" }, { name: "todo_loop_block" }],
+    getActiveTools: () => ["read", "bash", "edit", "write", "todo", "todo_loop_block"],
+  };
+  todoLoop(pi);
+  if (!turnEnd || !context) throw new Error("the extension did not register turn_end and context handlers");
+  return { turnEnd, context };
+}
+
+interface Notices {
+  count: number;
+}
+
+function contextFor(session: SessionManager, cwd: string, notices: Notices): ContextLike {
+  return {
+    cwd,
+    hasUI: true,
+    ui: {
+      notify: () => void (notices.count += 1),
+      setStatus: () => undefined,
+    },
+    sessionManager: session,
+  };
+}
+
+/** Commits a turn_end result the way pi does: drafts become entries. */
+function commit(session: SessionManager, result: TurnEndResultLike | undefined): void {
+  for (const draft of result?.entries ?? []) {
+    if (typeof draft !== "object" || draft === null) continue;
+    const type: unknown = Reflect.get(draft, "type");
+    const customType: unknown = Reflect.get(draft, "customType");
+    if (typeof customType !== "string") continue;
+    if (type === "custom_message") {
+      const content: unknown = Reflect.get(draft, "content");
+      session.appendCustomMessageEntry(customType, typeof content === "string" ? content : "", Reflect.get(draft, "display") === true, Reflect.get(draft, "details"));
+    } else if (type === "custom") {
+      session.appendCustomEntry(customType, Reflect.get(draft, "data"));
+    }
+  }
+}
+
+interface Row {
+  size: number;
+  entries: number;
+  contextMessages: number;
+  cold: number;
+  turnEnd: number;
+  context: number;
+  contextClean: number;
+  getBranch: number;
+  buildContext: number;
+  retained: number;
+  continued: number;
+  turns: number;
+  notices: number;
+}
+
+interface SizeBench {
+  /** One repetition: TURNS_PER_REP timed turns, then pi's reads and the context hook at the same leaf. */
+  repetition(): Promise<void>;
+  /** Releases the extension (measuring what it retained) and returns the row. */
+  finish(): Row;
+}
+
+/** Builds a session of `size` entries, loads a fresh extension on it and runs its first and warm-up turns. */
+async function prepare(size: number, cwd: string, warmup: number): Promise<SizeBench> {
+  const agent = buildSession(size, 0x5eed + size);
+  const session = agent.session;
+  const notices: Notices = { count: 0 };
+  const ctx = contextFor(session, cwd, notices);
+  let extension: Loaded | undefined = loadExtension();
+  let turnIndex = 0;
+  let continued = 0;
+  let turns = 0;
+  let afterMarker = false;
+  let afterStop = false;
+
+  async function oneTurn(): Promise<number> {
+    if (!extension) throw new Error("extension released");
+    if (agent.humanSpeaks(afterMarker, afterStop)) {
+      agent.human();
+      turnIndex = 0;
+    }
+    const { event, settle } = agent.turn(turnIndex++);
+    const started = performance.now();
+    const result = await extension.turnEnd(event, ctx);
+    const elapsed = performance.now() - started;
+    afterMarker = result?.continue === true;
+    afterStop = settle && !afterMarker;
+    if (afterMarker) continued += 1;
+    turns += 1;
+    commit(session, result);
+    return elapsed * 1000;
+  }
+
+  // A first turn_end in a fresh process reads the whole branch once: timed on fresh extensions.
+  const first = agent.turn(turnIndex++).event;
+  const colds: number[] = [];
+  for (let index = 0; index < COLD_READS; index++) {
+    const fresh = loadExtension();
+    const started = performance.now();
+    await fresh.turnEnd(first, ctx);
+    colds.push((performance.now() - started) * 1000);
+  }
+  const cold = median(colds);
+  for (let index = 0; index < warmup; index++) await oneTurn();
+
+  const piRuns = size >= 100_000 ? 3 : size >= 10_000 ? 10 : 40;
+  const turnEndMedians: number[] = [];
+  const contextMedians: number[] = [];
+  const cleanMedians: number[] = [];
+  const branchMedians: number[] = [];
+  const buildMedians: number[] = [];
+  let contextMessages = 0;
+
+  return {
+    async repetition() {
+      const samples: number[] = [];
+      for (let index = 0; index < TURNS_PER_REP; index++) samples.push(await oneTurn());
+      turnEndMedians.push(median(samples));
+
+      const branch: number[] = [];
+      const build: number[] = [];
+      const contextTimes: number[] = [];
+      const cleanTimes: number[] = [];
+      for (let run = 0; run < piRuns; run++) {
+        let started = performance.now();
+        const entries = session.getBranch();
+        branch.push((performance.now() - started) * 1000);
+        if (entries.length === 0) throw new Error("empty branch");
+        started = performance.now();
+        const { messages } = session.buildSessionContext();
+        build.push((performance.now() - started) * 1000);
+        contextMessages = messages.length;
+        if (!extension) throw new Error("extension released");
+        started = performance.now();
+        const filtered = await extension.context({ type: "context", messages }, ctx);
+        contextTimes.push((performance.now() - started) * 1000);
+        if (filtered === undefined) throw new Error("the old marker before a human message was not dropped");
+        // The common case: nothing to drop, the request is left untouched.
+        const clean = filtered.messages;
+        started = performance.now();
+        const untouched = await extension.context({ type: "context", messages: clean }, ctx);
+        cleanTimes.push((performance.now() - started) * 1000);
+        if (untouched !== undefined) throw new Error("a clean request was changed");
+      }
+      branchMedians.push(median(branch));
+      buildMedians.push(median(build));
+      contextMedians.push(median(contextTimes));
+      cleanMedians.push(median(cleanTimes));
+    },
+    finish() {
+      // What the extension keeps alive: heap with it, minus heap once it is released.
+      const withExtension = heapAfterGc();
+      extension = undefined;
+      const without = heapAfterGc();
+      return {
+        size,
+        entries: session.getEntryCount(),
+        contextMessages,
+        cold,
+        turnEnd: median(turnEndMedians),
+        context: median(contextMedians),
+        contextClean: median(cleanMedians),
+        getBranch: median(branchMedians),
+        buildContext: median(buildMedians),
+        retained: withExtension - without,
+        continued,
+        turns,
+        notices: notices.count,
+      };
+    },
+  };
+}
+
+function pad(text: string, width: number): string {
+  return text.padStart(width);
+}
+
+function micros(value: number): string {
+  return value >= 100 ? value.toFixed(0) : value.toFixed(1);
+}
+
+async function main(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), "pi-todo-loop-bench-"));
+  const agentDir = join(root, "agent");
+  const cwd = join(root, "project");
+  mkdirSync(agentDir, { recursive: true });
+  mkdirSync(join(cwd, ".pi"), { recursive: true });
+  // A real config file, so every turn reads and parses it (kill-switch files stay absent).
+  writeFileSync(join(agentDir, "todo-loop.json"), JSON.stringify({ maxRounds: 200, maxTokens: null, maxCost: 50 }));
+  process.env.PI_CODING_AGENT_DIR = agentDir;
+  const started = performance.now();
+  const rows: Row[] = [];
+  try {
+    // Warm the JIT on a small session first, so "cold" means a cold read of the session, not cold code.
+    (await prepare(300, cwd, WARMUP_TURNS)).finish();
+    const benches: SizeBench[] = [];
+    for (const size of SIZES) benches.push(await prepare(size, cwd, WARMUP_TURNS));
+    // Repetitions take turns across sizes, so a busy moment on the machine hits every size alike.
+    for (let rep = 0; rep < REPETITIONS; rep++) for (const bench of benches) await bench.repetition();
+    for (const bench of benches) rows.push(bench.finish());
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+
+  console.log(`pi-todo-loop bench: Node ${process.version}, ${REPETITIONS} repetitions x ${TURNS_PER_REP} turns per size, medians in µs`);
+  console.log("entries = session length after the run (each timed turn appends its entries first, as pi does)");
+  console.log("turn_end = the extension's whole turn_end handler per turn (kill switch, config file, branch read, decide, effects)");
+  console.log("context  = the extension's context handler on buildSessionContext()'s messages, which hold one old marker before a");
+  console.log("           human message (an aborted continuation): the drop-and-copy path, its worst case; no-drop = the same request");
+  console.log("           once filtered, left untouched (the usual case); ratio = ext turn_end / pi getBranch");
+  console.log("");
+  const header = [
+    pad("size", 7),
+    pad("entries", 8),
+    pad("ctx msgs", 9),
+    pad("ext turn_end µs", 16),
+    pad("ext context µs", 15),
+    pad("ctx no-drop µs", 15),
+    pad("pi getBranch µs", 16),
+    pad("pi buildSessionContext µs", 26),
+    pad("ratio", 8),
+    pad("ext cold µs", 12),
+    pad("ext heap KB", 12),
+  ].join(" ");
+  console.log(header);
+  console.log("-".repeat(header.length));
+  for (const row of rows) {
+    console.log(
+      [
+        pad(row.size.toLocaleString("en-US"), 7),
+        pad(String(row.entries), 8),
+        pad(String(row.contextMessages), 9),
+        pad(micros(row.turnEnd), 16),
+        pad(micros(row.context), 15),
+        pad(micros(row.contextClean), 15),
+        pad(micros(row.getBranch), 16),
+        pad(micros(row.buildContext), 26),
+        pad((row.turnEnd / row.getBranch).toFixed(4), 8),
+        pad(micros(row.cold), 12),
+        pad((row.retained / 1024).toFixed(1), 12),
+      ].join(" "),
+    );
+  }
+  console.log("");
+  for (const row of rows) {
+    console.log(`${row.size.toLocaleString("en-US")}: ${row.turns} turn_end calls, ${row.continued} continuations asked, ${row.notices} notifications`);
+  }
+  console.log(`ext cold = the first turn_end of a fresh process on that session (one full branch read; median of ${COLD_READS}); ext heap = heap retained by the extension's state`);
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  if (!first || !last) throw new Error("no rows");
+  const ratio = last.turnEnd / last.getBranch;
+  const growth = last.turnEnd / first.turnEnd;
+  const met = ratio <= TARGET_RATIO && growth <= TARGET_GROWTH;
+  console.log(`targets: ratio <= ${TARGET_RATIO}, growth <= ${TARGET_GROWTH}: ${met ? "met" : "MISSED"} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  if (!met) process.exitCode = 1;
+  console.log(`ratio at 100k: ${ratio.toFixed(4)}`);
+  console.log(`growth 1k->100k: ${growth.toFixed(2)}`);
+}
+
+await main();

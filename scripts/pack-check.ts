@@ -1,0 +1,121 @@
+/**
+ * `npm run pack:check`: what `npm publish` would ship. Runs `npm pack --dry-run --json` and checks the
+ * file list (every source file and doc on disk is in, nothing of the workshop is) and the manifest
+ * fields pi and npm rely on. Prints a short summary; exits non-zero on any failure.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+type Json = { readonly [key: string]: unknown };
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Files under `dir` (relative to the root, with forward slashes) whose name passes `keep`. */
+function filesOnDisk(dir: string, keep: (name: string) => boolean): string[] {
+  const base = join(ROOT, dir);
+  let names: string[];
+  try {
+    names = readdirSync(base, { recursive: true }).map(String);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => keep(name) && statSync(join(base, name)).isFile())
+    .map((name) => relative(ROOT, join(base, name)).split(sep).join("/"))
+    .sort();
+}
+
+/** The tarball's file list as `npm pack --dry-run --json` reports it. */
+function packedFiles(): { files: string[]; size: number; unpacked: number; name: string } {
+  const stdout = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, npm_config_loglevel: "error" },
+  });
+  const start = stdout.indexOf("[");
+  const parsed: unknown = JSON.parse(start >= 0 ? stdout.slice(start) : stdout);
+  const first = Array.isArray(parsed) ? parsed[0] : undefined;
+  if (!isRecord(first) || !Array.isArray(first.files)) throw new Error("npm pack --json printed no file list");
+  const files = first.files.flatMap((file) => (isRecord(file) && typeof file.path === "string" ? [file.path] : []));
+  return {
+    files: files.sort(),
+    size: typeof first.size === "number" ? first.size : 0,
+    unpacked: typeof first.unpackedSize === "number" ? first.unpackedSize : 0,
+    name: typeof first.filename === "string" ? first.filename : "?",
+  };
+}
+
+const FORBIDDEN = ["test/", "node_modules/", "scripts/", ".ci/", ".tmp/", ".compat/", ".git/"];
+const FORBIDDEN_FILES = ["package-lock.json"];
+const TOP_LEVEL = ["package.json", "README.md", "LICENSE", "CHANGELOG.md"];
+const ALLOWED_DIRS = ["src/", "docs/"];
+
+function main(): number {
+  const failures: string[] = [];
+  const check = (ok: boolean, message: string) => {
+    if (!ok) failures.push(message);
+  };
+
+  const manifest: unknown = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+  if (!isRecord(manifest)) {
+    process.stderr.write("pack:check: package.json is not a JSON object\n");
+    return 1;
+  }
+  const keywords = Array.isArray(manifest.keywords) ? manifest.keywords : [];
+  check(keywords.includes("pi-package"), 'package.json: keywords must include "pi-package" (pi\'s package gallery lists it by that)');
+  const pi = isRecord(manifest.pi) ? manifest.pi : {};
+  check(isDeepStrictEqual(pi.extensions, ["./src/index.ts"]), `package.json: pi.extensions must be ["./src/index.ts"] (got ${JSON.stringify(pi.extensions)})`);
+  const engines = isRecord(manifest.engines) ? manifest.engines : {};
+  check(engines.node === ">=22.19", `package.json: engines.node must be ">=22.19" (got ${JSON.stringify(engines.node)})`);
+  check(!("dependencies" in manifest), `package.json: no "dependencies" allowed (the extension runs on pi and Node alone; got ${JSON.stringify(manifest.dependencies)})`);
+
+  const packed = packedFiles();
+  const inTarball = new Set(packed.files);
+
+  const sources = filesOnDisk("src", (name) => name.endsWith(".ts"));
+  const docs = filesOnDisk("docs", () => true);
+  check(sources.includes("src/index.ts"), "src/index.ts is missing on disk");
+  check(docs.length > 0, "docs/ holds no file on disk");
+  const required = [...TOP_LEVEL, "src/index.ts", ...sources, ...docs];
+  for (const file of new Set(required)) check(inTarball.has(file), `missing from the tarball: ${file}`);
+
+  for (const file of packed.files) {
+    if (FORBIDDEN.some((prefix) => file.startsWith(prefix)) || FORBIDDEN_FILES.includes(file)) {
+      failures.push(`must not be in the tarball: ${file}`);
+    } else if (!TOP_LEVEL.includes(file) && !ALLOWED_DIRS.some((prefix) => file.startsWith(prefix))) {
+      failures.push(`unexpected file in the tarball: ${file} (only ${[...TOP_LEVEL, ...ALLOWED_DIRS].join(", ")} ship)`);
+    }
+  }
+
+  const name = typeof manifest.name === "string" ? manifest.name : "?";
+  const version = typeof manifest.version === "string" ? manifest.version : "?";
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+  process.stdout.write(
+    `pack:check ${name}@${version}: ${packed.files.length} files in ${packed.name} ` +
+      `(${kib(packed.size)} packed, ${kib(packed.unpacked)} unpacked)\n` +
+      `  src: ${packed.files.filter((file) => file.startsWith("src/")).length} of ${sources.length} .ts files on disk; ` +
+      `docs: ${packed.files.filter((file) => file.startsWith("docs/")).length} of ${docs.length}; ` +
+      `top level: ${packed.files.filter((file) => !file.includes("/")).join(", ")}\n`,
+  );
+  if (failures.length > 0) {
+    process.stdout.write(`FAILED (${failures.length}):\n${failures.map((failure) => `  - ${failure}`).join("\n")}\n`);
+    return 1;
+  }
+  process.stdout.write("OK: manifest (pi-package, pi.extensions, engines.node, no dependencies) and file list as expected\n");
+  return 0;
+}
+
+try {
+  process.exitCode = main();
+} catch (error) {
+  process.stderr.write(`pack:check failed to run: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}

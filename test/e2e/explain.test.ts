@@ -1,0 +1,244 @@
+/**
+ * A session that explains itself, on the real pi host: marker details and stop records in the session
+ * file (print and JSON mode), why there is no list (read from `/todoloop` in RPC mode), and the footer
+ * status pi transmits in RPC mode.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  baseArgs,
+  checkInvariants,
+  extensionArgs,
+  markers,
+  MARKER_TYPE,
+  requests,
+  runPi,
+  sandbox,
+  SCENARIO_TIMEOUT_MS,
+  sessionEntries,
+  startRpc,
+  STOP_TYPE,
+  stops,
+} from "./harness.ts";
+import type { EntryRecord, Sandbox, ScriptStep } from "./harness.ts";
+import { UNKNOWN_SHAPE_TODO } from "./stand-ins/paths.ts";
+
+const TASKS = ["Write the parser", "Write the tests"];
+const plan: ScriptStep = {
+  text: "Planning.",
+  calls: TASKS.map((subject) => ({ name: "todo", args: { action: "create", subject } })),
+};
+const finish: ScriptStep = {
+  text: "Finishing.",
+  calls: TASKS.map((_, index) => ({ name: "todo", args: { action: "update", id: index + 1, status: "completed" } })),
+};
+
+function humanIds(entries: readonly EntryRecord[]): string[] {
+  return entries.filter((entry) => entry.type === "message" && entry.message?.role === "user").map((entry) => entry.id ?? "");
+}
+
+function sessionFile(box: Sandbox): string {
+  const files = readdirSync(box.sessionDir, { recursive: true }).map(String).filter((name) => name.endsWith(".jsonl"));
+  assert.equal(files.length, 1);
+  return join(box.sessionDir, files[0] ?? "");
+}
+
+/** Lines of the raw session file that mention a custom type (what `grep` finds). */
+function grep(box: Sandbox, customType: string): string[] {
+  return readFileSync(sessionFile(box), "utf8").split("\n").filter((line) => line.includes(`"customType":"${customType}"`));
+}
+
+/** Asserts the marker details and stop records of one human message, exactly. */
+function assertExplained(entries: readonly EntryRecord[], anchor: string, expected: { hints: boolean[]; stop: string; open: number }): void {
+  const mine = markers(entries).filter((entry) => (entry.details as { anchor?: unknown }).anchor === anchor);
+  assert.deepEqual(
+    mine.map((entry) => entry.details),
+    expected.hints.map((hint, index) => ({ v: 1, round: index + 1, anchor, open: 2, hint })),
+    "every marker's details are { v: 1, round, anchor, open, hint } with the human message's entry id",
+  );
+  const recorded = stops(entries).filter((entry) => (entry.data as { anchor?: unknown }).anchor === anchor);
+  assert.deepEqual(recorded.map((entry) => entry.data), [{ reason: expected.stop, round: expected.hints.length, open: expected.open, anchor }]);
+}
+
+test("pi -p: every marker carries { v: 1, round, anchor, open, hint } anchored to the human message's entry id, and the stop is recorded once as todo-loop:stop", { timeout: SCENARIO_TIMEOUT_MS }, async () => {
+  const script: ScriptStep[] = [plan, { text: "Stopping here." }, { text: "Stopping again." }, finish, { text: "All done." }];
+  const box = sandbox({ script });
+  try {
+    const run = await runPi(box, [...extensionArgs(), ...baseArgs(box), "-p", "Do the work"]);
+    assert.equal(run.code, 0, run.stderr);
+    checkInvariants(box, { script, taskTexts: TASKS });
+    const entries = sessionEntries(box);
+    const [anchor] = humanIds(entries);
+    assert.ok(anchor);
+    assertExplained(entries, anchor, { hints: [false, true], stop: "stopped: list is clear", open: 0 });
+    assert.equal(grep(box, MARKER_TYPE).length, 2);
+    const stopLines = grep(box, STOP_TYPE);
+    assert.equal(stopLines.length, 1, "grep finds the stop record exactly once");
+    const line: EntryRecord = JSON.parse(stopLines[0] ?? "{}");
+    assert.equal(line.type, "custom", "a custom entry: it never reaches the model");
+    for (const request of requests(box)) {
+      assert.ok(!JSON.stringify(request.messages).includes("stopped: list is clear"), "the stop record is not in any request");
+    }
+  } finally {
+    box.cleanup();
+  }
+});
+
+test("pi --mode json: markers and the stop record are in the session file and on the event stream, once per human message, across a second process on the same session", { timeout: SCENARIO_TIMEOUT_MS }, async () => {
+  const firstScript: ScriptStep[] = [plan, { text: "Stopping here." }, { stopReason: "error", errorMessage: "provider fell over" }];
+  const box = sandbox({ script: firstScript, settings: { retry: { enabled: false } } });
+  try {
+    const first = await runPi(box, [...extensionArgs(), ...baseArgs(box), "--mode", "json", "Do the work"]);
+    const appended = (run: typeof first, customType: string) =>
+      run.events.filter((event) => event.type === "entry_appended" && (event.entry as EntryRecord | undefined)?.customType === customType);
+    assert.equal(appended(first, MARKER_TYPE).length, 1, "the marker is on the JSON event stream");
+    assert.deepEqual(appended(first, STOP_TYPE).map((event) => (event.entry as EntryRecord).data), [
+      { reason: "stopped: turn outcome was error", round: 1, open: 2, anchor: humanIds(sessionEntries(box))[0] },
+    ]);
+
+    const secondScript: ScriptStep[] = [{ text: "Resuming." }, finish, { text: "All done." }];
+    writeFileSync(box.scriptPath, JSON.stringify(secondScript));
+    const second = await runPi(box, [...extensionArgs(), ...baseArgs(box), "--session", sessionFile(box), "--mode", "json", "Carry on"]);
+    assert.equal(second.code, 0, second.stderr);
+    checkInvariants(box, { script: [...firstScript, ...secondScript], taskTexts: TASKS });
+    assert.equal(appended(second, MARKER_TYPE).length, 1);
+    assert.equal(appended(second, STOP_TYPE).length, 1);
+
+    const entries = sessionEntries(box);
+    const [one, two] = humanIds(entries);
+    assert.ok(one && two);
+    assertExplained(entries, one, { hints: [false], stop: "stopped: turn outcome was error", open: 2 });
+    assertExplained(entries, two, { hints: [false], stop: "stopped: list is clear", open: 0 });
+    assert.equal(grep(box, STOP_TYPE).length, 2, "one stop record per human message");
+  } finally {
+    box.cleanup();
+  }
+});
+
+/** Runs one prompt in RPC mode and returns the `/todoloop` report and what the loop said and wrote meanwhile. */
+async function noListRun(
+  t: { signal: AbortSignal },
+  script: ScriptStep[],
+  extensions: readonly string[],
+): Promise<{ status: string; during: string[]; entries: EntryRecord[]; box: Sandbox }> {
+  const box = sandbox({ script });
+  const rpc = await startRpc(box, { signal: t.signal, extensions });
+  try {
+    await rpc.prompt("Hello there");
+    const during = rpc.notifies.map((notify) => notify.message);
+    const status = (await rpc.command("status"))[0]?.message ?? "";
+    checkInvariants(box, { script });
+    return { status, during, entries: await rpc.getEntries(), box };
+  } finally {
+    await rpc.stop();
+  }
+}
+
+test("no list, no todo tool loaded: /todoloop says no todo tool is active, and nothing is announced or recorded", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
+  const run = await noListRun(t, [{ text: "Hello." }], extensionArgs([], { todo: null }));
+  try {
+    assert.match(run.status, /^tasks open: none — no todo tool is active$/m);
+    assert.match(run.status, /^last: stopped: no list \(no todo tool is active\)$/m);
+    assert.deepEqual(run.during, []);
+    assert.deepEqual(stops(run.entries), []);
+    assert.deepEqual(markers(run.entries), []);
+  } finally {
+    run.box.cleanup();
+  }
+});
+
+test("no list, todo tool loaded but unused: /todoloop says it has not been used on this branch, and nothing is announced or recorded", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
+  const run = await noListRun(t, [{ text: "Hello." }], extensionArgs());
+  try {
+    assert.match(run.status, /^tasks open: none — the todo tool has not been used on this branch$/m);
+    assert.match(run.status, /^last: stopped: no list \(the todo tool has not been used on this branch\)$/m);
+    assert.deepEqual(run.during, []);
+    assert.deepEqual(stops(run.entries), []);
+  } finally {
+    run.box.cleanup();
+  }
+});
+
+test("no list, todo results in a shape this extension does not read: /todoloop says so, and nothing is announced or recorded", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
+  const script: ScriptStep[] = [{ text: "Noting it.", calls: [{ name: "todo", args: { item: "Water the plants" } }] }, { text: "Noted." }];
+  const run = await noListRun(t, script, extensionArgs([], { todo: UNKNOWN_SHAPE_TODO }));
+  try {
+    const results = run.entries.filter((entry) => entry.message?.role === "toolResult" && entry.message.toolName === "todo");
+    assert.equal(results.length, 1, "the stand-in todo tool ran");
+    assert.match(run.status, /^tasks open: none — todo results are in a shape this extension does not read$/m);
+    assert.match(run.status, /^last: stopped: no list \(todo results are in a shape this extension does not read\)$/m);
+    assert.deepEqual(run.during, []);
+    assert.deepEqual(stops(run.entries), []);
+  } finally {
+    run.box.cleanup();
+  }
+});
+
+test("no list, every task deleted: the human is warned the tasks were deleted, the stop says the list was emptied, and /todoloop says so", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
+  const script: ScriptStep[] = [
+    plan,
+    { text: "Dropping them.", calls: TASKS.map((_, index) => ({ name: "todo", args: { action: "delete", id: index + 1 } })) },
+    { text: "Nothing left to do." },
+  ];
+  const run = await noListRun(t, script, extensionArgs());
+  try {
+    assert.match(run.status, /^tasks open: none — the list was emptied: its tasks were deleted or cleared$/m);
+    assert.match(run.status, /^last: stopped: no list \(the list was emptied: its tasks were deleted or cleared\)$/m);
+    assert.equal(run.during.length, 1, run.during.join("\n"));
+    assert.match(run.during[0] ?? "", /^todo loop: 2 tasks were deleted rather than completed: "Write the parser", "Write the tests"\./);
+    const [anchor] = humanIds(run.entries);
+    assert.deepEqual(stops(run.entries).map((entry) => entry.data), [
+      { reason: "stopped: no list (the list was emptied: its tasks were deleted or cleared)", round: 0, open: 0, anchor },
+    ]);
+  } finally {
+    run.box.cleanup();
+  }
+});
+
+test("RPC footer: setStatus(\"todo-loop\") shows the open count and continuations, then paused, then waiting for you, and is cleared when no task is open", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
+  const three = ["Write the parser", "Write the tests", "Write the docs"];
+  const script: ScriptStep[] = [
+    { text: "Planning.", calls: three.map((subject) => ({ name: "todo", args: { action: "create", subject } })) },
+    { text: "First one.", calls: [{ name: "todo", args: { action: "update", id: 1, status: "completed" } }] },
+    { text: "Stopping here." },
+    { text: "Thinking it over.", delayMs: 1500 },
+    { text: "I need a person.", calls: [{ name: "todo_loop_block", args: { reason: "I need the staging password" } }] },
+    { text: "Waiting for the password." },
+    { text: "Finishing.", calls: [2, 3].map((id) => ({ name: "todo", args: { action: "update", id, status: "completed" } })) },
+    { text: "All done." },
+  ];
+  const box = sandbox({ script });
+  const rpc = await startRpc(box, { signal: t.signal });
+  try {
+    await rpc.send("Do the work");
+    const deadline = Date.now() + 15_000;
+    while (requests(box).length < 4 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    await rpc.command("pause");
+    await rpc.waitSettled();
+    await rpc.command("resume");
+    await rpc.prompt("Carry on");
+    await rpc.prompt("The password is in the vault; finish up");
+    checkInvariants(box, { script, taskTexts: three });
+
+    assert.ok(rpc.statuses.length > 0);
+    assert.ok(rpc.statuses.every((status) => status.key === "todo-loop"), "one status key");
+    const texts = rpc.statuses.map((status) => status.text);
+    const milestones = ["todo 2/3 · continue 1", "todo loop paused", "waiting for you", undefined];
+    let from = 0;
+    for (const milestone of milestones) {
+      const at = texts.indexOf(milestone, from);
+      assert.ok(at >= from, `footer ${String(milestone)} after position ${from} in ${JSON.stringify(texts)}`);
+      from = at + 1;
+    }
+    t.diagnostic(`footer: ${JSON.stringify(texts)}`);
+    assert.equal(texts.at(-1), undefined, "cleared when the list has no open task");
+    const raw = rpc.events.filter((event) => event.type === "extension_ui_request" && event.method === "setStatus");
+    assert.ok(!("statusText" in (raw.at(-1) ?? {})), "pi sends a clear as a setStatus record without statusText");
+    assert.ok(texts.every((text) => text === undefined || /^(todo \d+\/\d+ · continue \d+|todo loop paused|waiting for you)$/.test(text)), JSON.stringify(texts));
+  } finally {
+    await rpc.stop();
+    box.cleanup();
+  }
+});

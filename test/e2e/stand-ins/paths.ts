@@ -1,0 +1,20 @@
+/**
+ * Where the test-only pi extensions of this folder live, for `-e` lists.
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** A second continuation extension (appends its own hidden message and continues on settles). */
+export const OTHER_CONTINUATION = join(here, "other-continuation.ts");
+/** Fixed usage for every assistant reply, from PI_TODO_LOOP_E2E_USAGE. */
+export const FIXED_USAGE = join(here, "usage.ts");
+/** `/e2e-hidden-turn` and `/e2e-reload-runtime`. */
+export const SESSION_CONTROL = join(here, "session-control.ts");
+/** A `todo` tool whose results are in a shape no known todo tool uses. */
+export const UNKNOWN_SHAPE_TODO = join(here, "unknown-shape-todo.ts");
+/** @ian-pascoe/pi-todo's persistence, exactly. */
+export const IAN_PASCOE_TODO = join(here, "ian-pascoe-todo.ts");
+/** @nguyenquangthai/pi-todo's persistence (todo_write / todo_update / todo_read), exactly. */
+export const QUANGTHAI_TODO = join(here, "quangthai-todo.ts");

@@ -1,0 +1,217 @@
+/**
+ * A typed fake of the pi host for unit tests: a `PiLike` that records what the extension registers and
+ * dispatches events to it the way pi does, a session manager over a tree of entries (so `/tree` moves and
+ * appends behave as in pi), and a context whose UI records every `notify` and `setStatus` call.
+ */
+import type {
+  CommandOptionsLike,
+  ContextEventLike,
+  ContextLike,
+  NotifyType,
+  PiLike,
+  SessionManagerLike,
+  ToolDefinitionLike,
+  ToolInfoLike,
+  ToolResultValue,
+  TurnEndEventLike,
+  TurnEndResultLike,
+  UiLike,
+} from "../src/pi.ts";
+import type { Entry } from "./builders.ts";
+
+export type TurnEndHandler = (event: TurnEndEventLike, ctx: ContextLike) => Promise<TurnEndResultLike | undefined>;
+export type ContextHandler = (event: ContextEventLike, ctx: ContextLike) => Promise<{ messages: unknown[] } | undefined>;
+
+/** A registered tool, with `execute` callable on any params (pi validates them against the schema first). */
+export interface RecordedTool extends Omit<ToolDefinitionLike, "execute"> {
+  execute(toolCallId: string, params: unknown, signal: AbortSignal | undefined, onUpdate: unknown, ctx: ContextLike): Promise<ToolResultValue>;
+}
+
+export interface FakeSession extends SessionManagerLike {
+  /** Appends entries under the current leaf (ids `n1`, `n2`, … unless given) and moves the leaf to the last. */
+  append(...entries: Entry[]): void;
+  /** Moves the leaf to an existing entry, as `/tree` navigation does. */
+  moveTo(id: string): void;
+  getBranch(): Entry[];
+  getLeafId(): string | null;
+  getEntry(id: string): Entry | undefined;
+  getSessionId(): string;
+  /** How often the reader asked for the whole branch. */
+  readonly branchReads: number;
+}
+
+export function createSession(entries: readonly Entry[] = [], sessionId = "session-1"): FakeSession {
+  const byId = new Map<string, Entry>();
+  let leaf: string | null = null;
+  let counter = 0;
+  let branchReads = 0;
+
+  function append(...added: Entry[]): void {
+    for (const entry of added) {
+      counter += 1;
+      const id = entry.id ?? `n${counter}`;
+      const stored: Entry = { ...entry, id, parentId: leaf };
+      byId.set(id, stored);
+      leaf = id;
+    }
+  }
+
+  function branch(): Entry[] {
+    const out: Entry[] = [];
+    let id: string | null | undefined = leaf;
+    while (typeof id === "string") {
+      const entry = byId.get(id);
+      if (!entry) break;
+      out.push(entry);
+      id = entry.parentId;
+    }
+    return out.reverse();
+  }
+
+  append(...entries);
+  return {
+    append,
+    moveTo(id) {
+      if (!byId.has(id)) throw new Error(`no entry ${id}`);
+      leaf = id;
+    },
+    getBranch() {
+      branchReads += 1;
+      return branch();
+    },
+    getLeafId: () => leaf,
+    getEntry: (id) => byId.get(id),
+    getSessionId: () => sessionId,
+    get branchReads() {
+      return branchReads;
+    },
+  };
+}
+
+export interface Notification {
+  readonly message: string;
+  readonly type: NotifyType | undefined;
+}
+
+export interface StatusCall {
+  readonly key: string;
+  readonly text: string | undefined;
+}
+
+export interface FakeUi extends UiLike {
+  readonly notifications: Notification[];
+  readonly statuses: StatusCall[];
+}
+
+export interface FakeContext extends ContextLike {
+  readonly ui: FakeUi;
+  readonly sessionManager: FakeSession;
+}
+
+export function createContext(options: { session: FakeSession; cwd: string; hasUI?: boolean }): FakeContext {
+  const notifications: Notification[] = [];
+  const statuses: StatusCall[] = [];
+  return {
+    cwd: options.cwd,
+    hasUI: options.hasUI ?? true,
+    sessionManager: options.session,
+    ui: {
+      notifications,
+      statuses,
+      notify(message, type) {
+        notifications.push({ message, type });
+      },
+      setStatus(key, text) {
+        statuses.push({ key, text });
+      },
+    },
+  };
+}
+
+export interface FakePi extends PiLike {
+  readonly turnEndHandlers: TurnEndHandler[];
+  readonly contextHandlers: ContextHandler[];
+  readonly tools: RecordedTool[];
+  readonly commands: Map<string, CommandOptionsLike>;
+  /** What `getAllTools()` / `getActiveTools()` answer; tests may change them. */
+  allTools: ToolInfoLike[];
+  activeTools: string[];
+  /** Runs every `turn_end` handler in order, each seeing the proposals before it, as pi does. */
+  fireTurnEnd(event: TurnEndEventLike, ctx: ContextLike): Promise<TurnEndResultLike | undefined>;
+  /** Runs every `context` handler in order; undefined when none changed the messages. */
+  fireContext(event: ContextEventLike, ctx: ContextLike): Promise<{ messages: unknown[] } | undefined>;
+  tool(name: string): RecordedTool;
+  command(name: string): CommandOptionsLike;
+}
+
+type OnArgs = [event: "turn_end", handler: TurnEndHandler] | [event: "context", handler: ContextHandler];
+
+export function createFakePi(options: { activeTools?: string[] } = {}): FakePi {
+  const turnEndHandlers: TurnEndHandler[] = [];
+  const contextHandlers: ContextHandler[] = [];
+  const tools: RecordedTool[] = [];
+  const commands = new Map<string, CommandOptionsLike>();
+  const active = options.activeTools ?? ["read", "bash", "todo"];
+
+  const pi: FakePi = {
+    turnEndHandlers,
+    contextHandlers,
+    tools,
+    commands,
+    allTools: active.map((name) => ({ name })),
+    activeTools: [...active],
+    on(...args: OnArgs) {
+      if (args[0] === "turn_end") turnEndHandlers.push(args[1]);
+      else contextHandlers.push(args[1]);
+    },
+    registerTool(tool) {
+      if (tools.some((known) => known.name === tool.name)) throw new Error(`tool ${tool.name} registered twice`);
+      tools.push(tool);
+    },
+    registerCommand(name, command) {
+      commands.set(name, command);
+    },
+    getAllTools: () => pi.allTools,
+    getActiveTools: () => pi.activeTools,
+    async fireTurnEnd(event, ctx) {
+      let entries: unknown[] = Array.isArray(event.entries) ? [...event.entries] : [];
+      let proceed = event.continue === true;
+      let changed = false;
+      for (const handler of turnEndHandlers) {
+        const result = await handler({ ...event, entries, continue: proceed }, ctx);
+        if (result?.entries !== undefined) {
+          entries = result.entries;
+          changed = true;
+        }
+        if (result?.continue !== undefined) {
+          proceed = result.continue;
+          changed = true;
+        }
+      }
+      return changed ? { entries, continue: proceed } : undefined;
+    },
+    async fireContext(event, ctx) {
+      let current = event;
+      let changed: { messages: unknown[] } | undefined;
+      for (const handler of contextHandlers) {
+        const result = await handler(current, ctx);
+        if (result) {
+          changed = result;
+          current = { ...current, messages: result.messages };
+        }
+      }
+      return changed;
+    },
+    tool(name) {
+      const found = tools.find((tool) => tool.name === name);
+      if (!found) throw new Error(`no tool ${name}`);
+      return found;
+    },
+    command(name) {
+      const found = commands.get(name);
+      if (!found) throw new Error(`no command ${name}`);
+      return found;
+    },
+  };
+  return pi;
+}

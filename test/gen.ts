@@ -1,0 +1,407 @@
+/**
+ * Generated-input testing without a dependency: a seeded PRNG, value generators (text with hostile
+ * characters, JSON junk, session entries of every kind the reader meets), a session tree that behaves
+ * like pi's (append under the leaf, move the leaf), and `forAll`, which runs a property over many
+ * seeded cases and names the seed and the case in every failure.
+ *
+ * Reproduce a failure: `PROPERTY_SEED=<seed> node --test test/property.test.ts` runs just that case
+ * first in every property.
+ */
+import type { ContextLike, NotifyType, SessionManagerLike } from "../src/pi.ts";
+
+// ---- the PRNG ---------------------------------------------------------------------------------------
+
+export interface Random {
+  readonly seed: number;
+  /** A float in [0, 1). */
+  next(): number;
+  /** An integer in [min, max], both included. */
+  int(min: number, max: number): number;
+  /** True with probability `p`. */
+  chance(p: number): boolean;
+  pick<T>(items: readonly T[]): T;
+  /** A fresh generator seeded from this one (for nested structures). */
+  fork(): Random;
+}
+
+/** mulberry32: small, fast, good enough to spread test cases. */
+export function random(seed: number): Random {
+  let state = seed >>> 0;
+  const next = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const rng: Random = {
+    seed,
+    next,
+    int: (min, max) => min + Math.floor(next() * (max - min + 1)),
+    chance: (p) => next() < p,
+    pick<T>(items: readonly T[]): T {
+      if (items.length === 0) throw new Error("pick from an empty list");
+      return items[Math.floor(next() * items.length)] as T;
+    },
+    fork: () => random(Math.floor(next() * 4294967296)),
+  };
+  return rng;
+}
+
+/** The seed of case `index` of a property: spread, so neighbouring cases differ in every bit. */
+export function caseSeed(property: string, index: number): number {
+  let hash = 2166136261;
+  for (const char of `${property}#${index}`) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619);
+  return hash >>> 0;
+}
+
+// ---- running a property -----------------------------------------------------------------------------
+
+/** A readable, bounded rendering of a generated case (handles undefined, NaN, cycles). */
+export function show(value: unknown, limit = 6000): string {
+  const seen = new WeakSet<object>();
+  let text: string;
+  try {
+    text = JSON.stringify(value, (_key, item: unknown) => {
+      if (item === undefined) return "<undefined>";
+      if (typeof item === "number" && !Number.isFinite(item)) return `<${String(item)}>`;
+      if (typeof item === "bigint") return `<${item}n>`;
+      if (typeof item === "function" || typeof item === "symbol") return `<${typeof item}>`;
+      if (typeof item === "object" && item !== null) {
+        if (seen.has(item)) return "<cycle>";
+        seen.add(item);
+      }
+      return item;
+    }) ?? String(value);
+  } catch (error) {
+    text = `<unprintable: ${error instanceof Error ? error.message : String(error)}>`;
+  }
+  return text.length > limit ? `${text.slice(0, limit)}…(${text.length} chars)` : text;
+}
+
+export class PropertyFailure extends Error {
+  override readonly name = "PropertyFailure";
+}
+
+function failure(property: string, seed: number, index: number, value: unknown, error: unknown): PropertyFailure {
+  const why = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return new PropertyFailure(
+    `property "${property}" failed on case ${index} (seed ${seed}; rerun with PROPERTY_SEED=${seed})\ncase: ${show(value)}\n${why}`,
+    { cause: error },
+  );
+}
+
+function seedsFor(property: string, count: number): number[] {
+  const seeds: number[] = [];
+  const pinned = process.env.PROPERTY_SEED;
+  if (pinned !== undefined && /^\d+$/.test(pinned)) seeds.push(Number(pinned));
+  for (let index = 0; index < count; index++) seeds.push(caseSeed(property, index));
+  return seeds;
+}
+
+/**
+ * Runs `check` on `count` generated cases and returns the number run. A failing case is reported with
+ * its seed and its value; `check` fails by throwing (assert).
+ */
+export function forAll<T>(property: string, count: number, generate: (rng: Random) => T, check: (value: T, rng: Random) => void): number {
+  const seeds = seedsFor(property, count);
+  seeds.forEach((seed, index) => {
+    const value = generate(random(seed));
+    try {
+      check(value, random(seed ^ 0x9e3779b9));
+    } catch (error) {
+      throw failure(property, seed, index, value, error);
+    }
+  });
+  return seeds.length;
+}
+
+/** `forAll` for checks that await (the extension's handlers are async). */
+export async function forAllAsync<T>(
+  property: string,
+  count: number,
+  generate: (rng: Random) => T,
+  check: (value: T, rng: Random) => Promise<void>,
+): Promise<number> {
+  const seeds = seedsFor(property, count);
+  for (let index = 0; index < seeds.length; index++) {
+    const seed = seeds[index] ?? 0;
+    const value = generate(random(seed));
+    try {
+      await check(value, random(seed ^ 0x9e3779b9));
+    } catch (error) {
+      throw failure(property, seed, index, value, error);
+    }
+  }
+  return seeds.length;
+}
+
+// ---- text and junk ------------------------------------------------------------------------------------
+
+/** Characters a display must never receive raw: controls, bidi, zero-width, line breaks, lone surrogates. */
+export const HOSTILE = [
+  "\u0000", "\u0007", "\u001b", "\u007f", "\u0085", "\u009b", "\t", "\n", "\r\n", "\r", "\v", "\f",
+  "\u2028", "\u2029", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
+  "\u2069", "\u200e", "\u200f", "\u061c", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\ud800",
+  "\udfff", "\udbff",
+];
+
+const PLAIN = ["a", "b", "Z", "0", " ", "-", "é", "ß", "中", "ж", "😀", "𝄞", "👍🏽", "\"", "'", "<", "&"];
+
+export function text(rng: Random, maxLength = 12, hostile = 0.2): string {
+  const length = rng.int(0, maxLength);
+  let out = "";
+  for (let index = 0; index < length; index++) out += rng.chance(hostile) ? rng.pick(HOSTILE) : rng.pick(PLAIN);
+  return out;
+}
+
+/** Any JSON-ish value, including the odd ones a hand-edited or corrupt file can hold. */
+export function junk(rng: Random, depth = 2): unknown {
+  const roll = rng.int(0, depth > 0 ? 11 : 8);
+  switch (roll) {
+    case 0:
+      return null;
+    case 1:
+      return undefined;
+    case 2:
+      return rng.chance(0.5);
+    case 3:
+      return rng.pick([0, -1, 1, 2.5, -0, 1e308, -1e308, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_SAFE_INTEGER]);
+    case 4:
+      return text(rng, 8, 0.3);
+    case 5:
+      return rng.pick(["", "todo", "user", "assistant", "toolResult", "custom", "message", "todo-loop:continue", "pending", "completed"]);
+    case 6:
+      return rng.int(-3, 40);
+    case 7:
+      return [];
+    case 8:
+      return {};
+    case 9:
+      return Array.from({ length: rng.int(0, 4) }, () => junk(rng, depth - 1));
+    default: {
+      const out: Record<string, unknown> = {};
+      const keys = ["type", "role", "id", "status", "subject", "tasks", "todos", "nextId", "details", "data", "usage", "round", "reason", "message", "x"];
+      for (let index = rng.int(0, 5); index > 0; index--) out[rng.pick(keys)] = junk(rng, depth - 1);
+      return out;
+    }
+  }
+}
+
+// ---- session entries -----------------------------------------------------------------------------------
+
+export type RawEntry = { [key: string]: unknown };
+
+const RPIV_STATUSES = ["pending", "in_progress", "completed", "deleted", "deferred"];
+
+function rpivTasks(rng: Random): unknown[] {
+  const count = rng.int(0, 6);
+  return Array.from({ length: count }, (_, index) => ({ id: index + 1, subject: text(rng, 6, 0.1), status: rng.pick(RPIV_STATUSES) }));
+}
+
+function usage(rng: Random): unknown {
+  if (rng.chance(0.15)) return junk(rng);
+  const input = rng.int(0, 5000);
+  const output = rng.int(0, 2000);
+  return {
+    input,
+    output,
+    cacheRead: rng.int(0, 9000),
+    cacheWrite: 0,
+    totalTokens: rng.chance(0.8) ? input + output : rng.pick([0, Number.NaN, -5, "12"]),
+    cost: rng.chance(0.8) ? { total: rng.int(0, 300) / 1000 } : junk(rng),
+  };
+}
+
+function message(message: RawEntry): RawEntry {
+  return { type: "message", timestamp: "2026-11-30T00:00:00.000Z", message };
+}
+
+function toolResultEntry(rng: Random, toolName: string, details: unknown): RawEntry {
+  return message({ role: "toolResult", toolCallId: `call-${rng.int(0, 999)}`, toolName, content: [{ type: "text", text: "ok" }], details, isError: rng.chance(0.1), timestamp: 3 });
+}
+
+/** The kinds of entry the reader meets on a branch, with their odd variants. */
+export const ENTRY_KINDS = [
+  "user",
+  "assistant",
+  "rpiv-result",
+  "rpiv-bad-result",
+  "rpiv-state",
+  "rpiv-clear",
+  "ian-state",
+  "example-result",
+  "quangthai-state",
+  "criogaid-result",
+  "criogaid-tasks",
+  "other-tool",
+  "marker",
+  "marker-junk",
+  "stop",
+  "block",
+  "other-custom-message",
+  "compaction",
+  "branch-summary",
+  "model-change",
+  "junk",
+] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+/** One session entry of `kind` (no id or parentId: the session adds them). */
+export function entryOf(rng: Random, kind: EntryKind): RawEntry {
+  switch (kind) {
+    case "user":
+      return message({ role: "user", content: [{ type: "text", text: text(rng) }], timestamp: 1 });
+    case "assistant":
+      return message({ role: "assistant", content: [{ type: "text", text: text(rng) }], usage: usage(rng), stopReason: "stop", timestamp: 2 });
+    case "rpiv-result": {
+      const tasks = rpivTasks(rng);
+      const details: RawEntry = { action: rng.pick(["create", "update", "delete", "clear", "list"]), params: {}, tasks, nextId: tasks.length + 1 };
+      if (rng.chance(0.1)) details.error = "unknown id";
+      return toolResultEntry(rng, "todo", details);
+    }
+    case "rpiv-bad-result":
+      return toolResultEntry(rng, "todo", rng.chance(0.5) ? junk(rng) : { tasks: [junk(rng)], nextId: rng.pick([1, "1", null]) });
+    case "rpiv-state":
+      return { type: "custom", customType: "rpiv-todo-state", data: rng.chance(0.8) ? { tasks: rpivTasks(rng), nextId: 9 } : junk(rng) };
+    case "rpiv-clear":
+      return { type: "custom", customType: "rpiv-todo-clear" };
+    case "ian-state":
+      return {
+        type: "custom",
+        customType: "pi-todo-state",
+        data: { nextId: 5, tasks: Array.from({ length: rng.int(0, 4) }, (_, index) => ({ id: index + 1, title: text(rng, 5, 0.1), status: rng.pick(["pending", "active", "completed"]) })) },
+      };
+    case "example-result":
+      return toolResultEntry(rng, "todo", {
+        action: rng.pick(["add", "toggle", "clear", "list"]),
+        todos: Array.from({ length: rng.int(0, 4) }, (_, index) => ({ id: index + 1, text: text(rng, 5, 0.1), done: rng.chance(0.5) })),
+        nextId: 5,
+      });
+    case "quangthai-state":
+      return {
+        type: "custom",
+        customType: "pi-todo.state",
+        data: { todos: Array.from({ length: rng.int(0, 4) }, () => ({ content: text(rng, 5, 0.1), status: rng.pick(["pending", "in_progress", "completed", "cancelled"]), priority: "high" })) },
+      };
+    case "criogaid-result":
+      return toolResultEntry(rng, "todo", { todos: Array.from({ length: rng.int(0, 3) }, () => ({ content: text(rng, 5, 0.1), status: rng.pick(["pending", "completed"]) })) });
+    case "criogaid-tasks":
+      return {
+        type: "custom",
+        customType: "pi-todos-tasks",
+        data: { version: 1, tasks: Array.from({ length: rng.int(0, 3) }, (_, index) => ({ id: String(index + 1), subject: text(rng, 5, 0.1), status: rng.pick(["pending", "completed", "deleted"]) })), highWaterMark: 3 },
+      };
+    case "other-tool":
+      return toolResultEntry(rng, rng.pick(["bash", "read", "edit", "todo_read", "TaskList"]), rng.chance(0.5) ? junk(rng) : {});
+    case "marker":
+      return {
+        type: "custom_message",
+        customType: "todo-loop:continue",
+        content: "Continue with the open tasks on your todo list.",
+        display: false,
+        details: { v: 1, round: rng.int(0, 20), anchor: "u", open: rng.int(0, 5), hint: rng.chance(0.2) },
+      };
+    case "marker-junk":
+      return { type: "custom_message", customType: "todo-loop:continue", content: junk(rng), display: false, details: junk(rng) };
+    case "stop":
+      return { type: "custom", customType: "todo-loop:stop", data: rng.chance(0.8) ? { reason: text(rng, 20, 0.05), round: 1, open: 0, anchor: "u" } : junk(rng) };
+    case "block":
+      return toolResultEntry(rng, "todo_loop_block", rng.chance(0.8) ? { v: 1, waiting: true, reason: text(rng, 20, 0.3), anchor: "u" } : junk(rng));
+    case "other-custom-message":
+      return { type: "custom_message", customType: "other:note", content: "note", display: rng.chance(0.5) };
+    case "compaction":
+      return { type: "compaction", summary: text(rng, 30, 0.05), firstKeptEntryId: "x", tokensBefore: rng.int(0, 200_000) };
+    case "branch-summary":
+      return { type: "branch_summary", fromId: "x", summary: text(rng, 20, 0.05) };
+    case "model-change":
+      return { type: "model_change", provider: "p", modelId: "m" };
+    case "junk": {
+      const entry: RawEntry = { type: junk(rng, 1) };
+      for (let index = rng.int(0, 3); index > 0; index--) entry[rng.pick(["message", "customType", "data", "details", "role", "content"])] = junk(rng);
+      return entry;
+    }
+  }
+}
+
+/** A random entry, with the kinds the loop cares about weighted up. */
+export function anyEntry(rng: Random): RawEntry {
+  const roll = rng.next();
+  if (roll < 0.12) return entryOf(rng, "user");
+  if (roll < 0.3) return entryOf(rng, "assistant");
+  if (roll < 0.45) return entryOf(rng, "rpiv-result");
+  if (roll < 0.52) return entryOf(rng, "marker");
+  return entryOf(rng, rng.pick(ENTRY_KINDS));
+}
+
+// ---- a session tree --------------------------------------------------------------------------------------
+
+/** pi's session model in miniature: a tree of entries, a leaf, appends under the leaf, leaf moves. */
+export interface TreeSession extends SessionManagerLike {
+  append(entry: RawEntry): string;
+  /** Moves the leaf (a `/tree` move or fork point); null is before the first entry. */
+  moveTo(id: string | null): void;
+  /** Every id in the tree, oldest first. */
+  ids(): readonly string[];
+  getBranch(): RawEntry[];
+  getLeafId(): string | null;
+  getEntry(id: string): RawEntry | undefined;
+  getSessionId(): string;
+}
+
+export function treeSession(sessionId = "tree-session"): TreeSession {
+  const byId = new Map<string, RawEntry>();
+  const order: string[] = [];
+  let leaf: string | null = null;
+  return {
+    append(entry) {
+      const id = `t${order.length + 1}`;
+      byId.set(id, { ...entry, id, parentId: leaf });
+      order.push(id);
+      leaf = id;
+      return id;
+    },
+    moveTo(id) {
+      if (id !== null && !byId.has(id)) throw new Error(`no entry ${id}`);
+      leaf = id;
+    },
+    ids: () => order,
+    getBranch() {
+      const out: RawEntry[] = [];
+      let id: unknown = leaf;
+      while (typeof id === "string") {
+        const entry = byId.get(id);
+        if (!entry) break;
+        out.push(entry);
+        id = entry.parentId;
+      }
+      return out.reverse();
+    },
+    getLeafId: () => leaf,
+    getEntry: (id) => byId.get(id),
+    getSessionId: () => sessionId,
+  };
+}
+
+// ---- a recording context ------------------------------------------------------------------------------------
+
+export interface RecordingContext extends ContextLike {
+  readonly notices: { message: string; type: NotifyType | undefined }[];
+  readonly statuses: { key: string; text: string | undefined }[];
+}
+
+export function recordingContext(sessionManager: SessionManagerLike, cwd: string, hasUI = true): RecordingContext {
+  const notices: RecordingContext["notices"] = [];
+  const statuses: RecordingContext["statuses"] = [];
+  return {
+    cwd,
+    hasUI,
+    sessionManager,
+    notices,
+    statuses,
+    ui: {
+      notify: (message, type) => void notices.push({ message, type }),
+      setStatus: (key, value) => void statuses.push({ key, text: value }),
+    },
+  };
+}

@@ -1,0 +1,619 @@
+/**
+ * The branch reader (SPEC §9): every shared fixture, the rules for which entry wins, the anchor, the
+ * spend and the loop's own footprints since it, the no-list reasons, and junk that must never throw.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  createBranchReader,
+  EMPTY_SNAPSHOT,
+  extendSnapshot,
+  listState,
+  openCount,
+  readList,
+  readSnapshot,
+  signature,
+  vanishedTasks,
+} from "../src/state.ts";
+import type { Snapshot } from "../src/state.ts";
+import type { SourceId, TodoList } from "../src/sources/index.ts";
+import {
+  assistant,
+  blockResult,
+  chain,
+  customMessage,
+  entriesOf,
+  marker,
+  rpivClear,
+  rpivState,
+  stopRecord,
+  task,
+  todoResult,
+  toolResult,
+  user,
+  FIXTURES_DIR,
+} from "./builders.ts";
+import type { Entry } from "./builders.ts";
+import { createSession } from "./fake-pi.ts";
+
+const FIXTURES = FIXTURES_DIR;
+
+function fixture(name: string): Entry[] {
+  return entriesOf(JSON.parse(readFileSync(join(FIXTURES, name), "utf8")));
+}
+
+function allFixtures(): string[] {
+  return readdirSync(FIXTURES, { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(".json"))
+    .sort();
+}
+
+/** Any value passed where the reader expects an array: the reader must cope with what pi never promised. */
+function junk(value: unknown): readonly unknown[] {
+  return value as readonly unknown[];
+}
+
+function texts(list: TodoList | undefined): string[] {
+  return (list?.tasks ?? []).map((item) => item.text);
+}
+
+function openTexts(list: TodoList | undefined): string[] {
+  return (list?.tasks ?? []).filter((item) => item.open).map((item) => item.text);
+}
+
+/** Tokens and dollars of assistant messages after the newest user message, summed independently of the reader. */
+function spendSinceLastUser(entries: readonly Entry[]): { tokens: number; cost: number } {
+  let tokens = 0;
+  let cost = 0;
+  for (const entry of entries) {
+    const message = entry.message;
+    if (typeof message !== "object" || message === null) continue;
+    const role = (message as { role?: unknown }).role;
+    if (role === "user") {
+      tokens = 0;
+      cost = 0;
+    } else if (role === "assistant") {
+      const spent = (message as { usage?: { totalTokens?: number; cost?: { total?: number } } }).usage;
+      tokens += spent?.totalTokens ?? 0;
+      cost += spent?.cost?.total ?? 0;
+    }
+  }
+  return { tokens, cost };
+}
+
+interface FixtureExpect {
+  readonly file: string;
+  readonly source: SourceId;
+  readonly tool: string;
+  /** Open task texts, or "emptied" for a cleared / emptied list. */
+  readonly open: readonly string[] | "emptied";
+  readonly total: number;
+  readonly anchor: string;
+}
+
+const FIXTURE_TABLE: readonly FixtureExpect[] = [
+  {
+    file: "criogaid-pi-todos/synthetic-0.1.0-todo-tool-cleared.branch.json",
+    source: "criogaid-pi-todos",
+    tool: "todo",
+    open: "emptied",
+    total: 0,
+    anchor: "c30001",
+  },
+  {
+    file: "criogaid-pi-todos/synthetic-0.1.0-todo-tool-open.branch.json",
+    source: "criogaid-pi-todos",
+    tool: "todo",
+    open: ["Patch the session check", "Run the test suite"],
+    total: 3,
+    anchor: "c30001",
+  },
+  {
+    file: "criogaid-pi-todos/synthetic-unreleased-task-tools-cleared.branch.json",
+    source: "criogaid-pi-todos-tasks",
+    tool: "TaskUpdate",
+    open: "emptied",
+    total: 0,
+    anchor: "d4001a",
+  },
+  {
+    file: "criogaid-pi-todos/synthetic-unreleased-task-tools-open.branch.json",
+    source: "criogaid-pi-todos-tasks",
+    tool: "TaskUpdate",
+    open: ["Reproduce the bug", "Patch the session check"],
+    total: 2,
+    anchor: "d40001",
+  },
+  { file: "ian-pascoe-pi-todo/port-cleared.branch.json", source: "ian-pascoe-pi-todo", tool: "todo", open: "emptied", total: 0, anchor: "51affdb3" },
+  { file: "ian-pascoe-pi-todo/port-open-tasks.branch.json", source: "ian-pascoe-pi-todo", tool: "todo", open: ["Write tests"], total: 2, anchor: "51affdb3" },
+  { file: "pi-example-todo/harness-cleared.branch.json", source: "pi-example-todo", tool: "todo", open: "emptied", total: 0, anchor: "d4308557" },
+  {
+    file: "pi-example-todo/harness-live-getBranch-aliased.branch.json",
+    source: "pi-example-todo",
+    tool: "todo",
+    open: "emptied",
+    total: 0,
+    anchor: "d4308557",
+  },
+  {
+    file: "pi-example-todo/harness-open-tasks.branch.json",
+    source: "pi-example-todo",
+    tool: "todo",
+    open: ["Write tests", "Update docs"],
+    total: 3,
+    anchor: "d4308557",
+  },
+  { file: "quangthai-pi-todo/synthetic-cleared.branch.json", source: "quangthai-pi-todo", tool: "todo_write", open: "emptied", total: 0, anchor: "e50001" },
+  {
+    file: "quangthai-pi-todo/synthetic-open.branch.json",
+    source: "quangthai-pi-todo",
+    tool: "todo_write",
+    open: ["Introduce CacheStore interface", "Update README"],
+    total: 3,
+    anchor: "e50001",
+  },
+  { file: "rpiv-todo/harness-cleared.branch.json", source: "rpiv-todo", tool: "todo", open: "emptied", total: 0, anchor: "66f802b9" },
+  { file: "rpiv-todo/harness-open-tasks.branch.json", source: "rpiv-todo", tool: "todo", open: ["Write tests"], total: 2, anchor: "66f802b9" },
+  { file: "rpiv-todo/synthetic-juicesharp-360b5de9-clear-marker.branch.json", source: "rpiv-todo", tool: "todo", open: "emptied", total: 0, anchor: "b20001" },
+  { file: "rpiv-todo/synthetic-nredd-2.12.0-plan-state.branch.json", source: "rpiv-todo", tool: "todo", open: ["npm test passes"], total: 3, anchor: "a10001" },
+];
+
+test("reader: the fixture table covers every fixture file (the rejected-calls excerpt has its own test)", () => {
+  const covered = new Set([...FIXTURE_TABLE.map((row) => row.file), "rpiv-todo/harness-rejected-calls.entries.json"]);
+  assert.deepEqual(allFixtures(), [...covered].sort());
+});
+
+for (const row of FIXTURE_TABLE) {
+  const what = row.open === "emptied" ? "an emptied list (never open tasks)" : `${row.open.length} open of ${row.total}`;
+  test(`reader: fixture ${row.file} reads as ${what} from ${row.source}`, () => {
+    const entries = fixture(row.file);
+    const snapshot = readSnapshot(entries);
+    assert.ok(snapshot.list, "a list is recognised");
+    assert.equal(snapshot.list.source, row.source);
+    assert.equal(snapshot.list.tool, row.tool);
+    assert.equal(snapshot.anchor, row.anchor);
+    const state = listState(snapshot, true);
+    if (row.open === "emptied") {
+      assert.deepEqual(snapshot.list.tasks, []);
+      assert.deepEqual(state, { kind: "none", why: "emptied" });
+    } else {
+      assert.deepEqual(openTexts(snapshot.list), row.open);
+      assert.equal(state.kind, "list");
+      assert.ok(state.kind === "list");
+      assert.equal(state.open, row.open.length);
+      assert.equal(state.total, row.total);
+      assert.equal(state.source, row.source);
+    }
+    const spend = spendSinceLastUser(entries);
+    assert.equal(snapshot.tokens, spend.tokens);
+    assert.ok(Math.abs(snapshot.cost - spend.cost) < 1e-9);
+    assert.equal(snapshot.round, 0);
+    assert.equal(snapshot.waiting, undefined);
+    assert.equal(snapshot.length, entries.length);
+  });
+}
+
+test("reader: fixture rpiv-todo/harness-rejected-calls (a rejected and an errored call only) never reads as a list or as clear", () => {
+  const snapshot = readSnapshot(fixture("rpiv-todo/harness-rejected-calls.entries.json"));
+  assert.equal(snapshot.list, undefined);
+  const state = listState(snapshot, true);
+  assert.equal(state.kind, "none");
+  assert.ok(state.kind === "none");
+  assert.notEqual(state.why, "emptied");
+});
+
+test("reader: every fixture read entry by entry through the incremental reader ends where a full read does", () => {
+  for (const file of allFixtures()) {
+    const entries = fixture(file);
+    const session = createSession([], "s");
+    const reader = createBranchReader();
+    let last: Snapshot = EMPTY_SNAPSHOT;
+    for (const entry of entries) {
+      session.append({ ...entry, id: undefined });
+      last = reader.read(session).snapshot;
+    }
+    const full = readSnapshot(session.getBranch());
+    for (const key of ["list", "anchor", "tokens", "cost", "round", "waiting", "hadList", "lastStop", "length"] as const) {
+      assert.deepEqual(last[key], full[key], `${file}: ${key}`);
+    }
+  }
+});
+
+test("reader: fixture pi-example-todo harness-open-tasks skips the newer result carrying details.error", () => {
+  const entries = fixture("pi-example-todo/harness-open-tasks.branch.json");
+  const errored = entries.findIndex((entry) => JSON.stringify(entry).includes("#99 not found"));
+  assert.ok(errored > 0);
+  const upToError = readSnapshot(entries.slice(0, errored + 1));
+  const beforeError = readSnapshot(entries.slice(0, errored));
+  assert.deepEqual(upToError.list, beforeError.list);
+});
+
+test("reader: fixture quangthai-pi-todo synthetic-open: the newest write result has an error, the older state wins", () => {
+  const entries = fixture("quangthai-pi-todo/synthetic-open.branch.json");
+  const last = entries[entries.length - 1];
+  assert.ok(last && JSON.stringify(last).includes('"error"'));
+  assert.equal(readList(last), undefined);
+  assert.deepEqual(texts(readSnapshot(entries).list), ["Map current cache call sites", "Introduce CacheStore interface", "Update README"]);
+});
+
+// ---- which entry wins -----------------------------------------------------------------------------
+
+const TWO_OPEN = [task({ id: 1, subject: "Write tests" }), task({ id: 2, subject: "Ship it" })];
+
+test("reader: the newest recognised todo state wins", () => {
+  const snapshot = readSnapshot(
+    chain(user(), assistant(), todoResult({ tasks: TWO_OPEN }), todoResult({ tasks: [task({ id: 1, subject: "Write tests", status: "completed" }), TWO_OPEN[1] ?? task({ id: 2 })] })),
+  );
+  assert.deepEqual(openTexts(snapshot.list), ["Ship it"]);
+});
+
+test("reader: a rejected rpiv-todo call (details.error, isError false) is skipped and never reads as clear", () => {
+  const snapshot = readSnapshot(chain(user(), assistant(), todoResult({ tasks: TWO_OPEN }), todoResult({ tasks: [], error: "#9 not found", action: "update" })));
+  assert.deepEqual(openTexts(snapshot.list), ["Write tests", "Ship it"]);
+});
+
+test("reader: an errored call (isError true, details {}) is skipped and never reads as clear", () => {
+  const snapshot = readSnapshot(chain(user(), assistant(), todoResult({ tasks: TWO_OPEN }), todoResult({ tasks: [], isError: true })));
+  assert.deepEqual(openTexts(snapshot.list), ["Write tests", "Ship it"]);
+});
+
+test("reader: an errored result that still carries a full empty list is skipped", () => {
+  const errored = toolResult("todo", { action: "clear", tasks: [], nextId: 1 }, { isError: true });
+  const snapshot = readSnapshot(chain(user(), assistant(), todoResult({ tasks: TWO_OPEN }), errored));
+  assert.equal(openCount(snapshot.list), 2);
+});
+
+test("reader: a malformed newer entry is skipped in favour of an older valid one", () => {
+  const malformed = [
+    toolResult("todo", { action: "update", tasks: [{ id: 1, subject: "x", status: "weird" }], nextId: 2 }),
+    toolResult("todo", { action: "update", tasks: [{ id: 1, status: "pending" }], nextId: 2 }),
+    toolResult("todo", { action: "update", tasks: "not an array", nextId: 2 }),
+    toolResult("todo", { action: "update", tasks: [null], nextId: 2 }),
+    toolResult("todo", { action: "update", tasks: [], nextId: "2" }),
+    toolResult("todo", null),
+    rpivState([task({ id: 1, status: "bogus" })]),
+    { type: "custom", customType: "rpiv-todo-state", data: { tasks: [task({ id: 1 })], nextId: null } },
+  ];
+  for (const bad of malformed) {
+    const snapshot = readSnapshot(chain(user(), assistant(), todoResult({ tasks: TWO_OPEN }), bad));
+    assert.deepEqual(openTexts(snapshot.list), ["Write tests", "Ship it"], JSON.stringify(bad));
+  }
+});
+
+test("reader: a recognised clear is an empty list", () => {
+  const snapshot = readSnapshot(chain(user(), assistant(), todoResult({ tasks: TWO_OPEN }), todoResult({ tasks: [], action: "clear", nextId: 1 })));
+  assert.deepEqual(snapshot.list?.tasks, []);
+  assert.deepEqual(listState(snapshot, true), { kind: "none", why: "emptied" });
+});
+
+test("reader: tombstones (status deleted) are not tasks at all", () => {
+  const snapshot = readSnapshot(chain(user(), assistant(), todoResult({ tasks: [task({ id: 1, status: "deleted" }), task({ id: 2, subject: "Ship it" })] })));
+  assert.deepEqual(texts(snapshot.list), ["Ship it"]);
+  const state = listState(snapshot, true);
+  assert.ok(state.kind === "list");
+  assert.equal(state.total, 1);
+});
+
+test("reader: a list whose every task was deleted is an emptied list, not a clear one", () => {
+  const snapshot = readSnapshot(chain(user(), assistant(), todoResult({ tasks: [task({ id: 1, status: "deleted" }), task({ id: 2, status: "deleted" })], action: "delete" })));
+  assert.deepEqual(listState(snapshot, true), { kind: "none", why: "emptied" });
+});
+
+test("reader: deferred tasks are not open", () => {
+  const snapshot = readSnapshot(chain(user(), rpivState([task({ id: 1, status: "deferred" }), task({ id: 2, status: "completed" })])));
+  const state = listState(snapshot, true);
+  assert.ok(state.kind === "list");
+  assert.equal(state.open, 0);
+  assert.equal(state.total, 2);
+});
+
+test("reader: an rpiv-todo-state entry is read like a tool result; the newest of either wins", () => {
+  const stateThenResult = readSnapshot(chain(user(), rpivState([task({ id: 1, subject: "From state" })]), assistant(), todoResult({ tasks: [task({ id: 1, subject: "From result" })] })));
+  assert.deepEqual(texts(stateThenResult.list), ["From result"]);
+  const resultThenState = readSnapshot(chain(user(), assistant(), todoResult({ tasks: [task({ id: 1, subject: "From result" })] }), rpivState([task({ id: 1, subject: "From state" })])));
+  assert.deepEqual(texts(resultThenState.list), ["From state"]);
+});
+
+test("reader: an rpiv-todo-clear entry resets the list until the next tool result", () => {
+  const cleared = readSnapshot(chain(user(), assistant(), todoResult({ tasks: TWO_OPEN }), rpivClear()));
+  assert.deepEqual(cleared.list?.tasks, []);
+  const after = readSnapshot(chain(user(), assistant(), todoResult({ tasks: TWO_OPEN }), rpivClear(), assistant(), todoResult({ tasks: [task({ id: 1, subject: "New" })] })));
+  assert.deepEqual(texts(after.list), ["New"]);
+});
+
+test("reader: the snapshot names the source and the tool", () => {
+  const snapshot = readSnapshot(chain(user(), assistant(), todoResult({ tasks: TWO_OPEN })));
+  assert.equal(snapshot.list?.source, "rpiv-todo");
+  assert.equal(snapshot.list?.tool, "todo");
+});
+
+test("reader: listAtLastReply is the list as it stood when the newest assistant message was written", () => {
+  const snapshot = readSnapshot(chain(user(), assistant(), todoResult({ tasks: TWO_OPEN }), assistant(), todoResult({ tasks: [task({ id: 1, subject: "Write tests" })], action: "delete" })));
+  assert.deepEqual(texts(snapshot.listAtLastReply), ["Write tests", "Ship it"]);
+  assert.deepEqual(texts(snapshot.list), ["Write tests"]);
+});
+
+// ---- anchor ---------------------------------------------------------------------------------------
+
+test("anchor: the id of the newest human user message", () => {
+  const snapshot = readSnapshot(chain(user("one", { id: "u1" }), assistant(), user("two", { id: "u2" }), assistant()));
+  assert.equal(snapshot.anchor, "u2");
+});
+
+test("anchor: custom_message entries (ours or any extension's) are never anchors", () => {
+  const snapshot = readSnapshot(chain(user("one", { id: "u1" }), assistant(), marker({ round: 1, anchor: "u1" }), customMessage("other:note", "c1"), assistant()));
+  assert.equal(snapshot.anchor, "u1");
+});
+
+test("anchor: an entry without an id falls back to #<index>", () => {
+  const entries: Entry[] = [{ type: "model_change" }, { type: "message", message: { role: "user", content: "hi" } }, assistant()];
+  assert.equal(readSnapshot(entries).anchor, "#1");
+});
+
+test("anchor: an empty-string id also falls back to #<index>, never an empty anchor", () => {
+  const entries: Entry[] = [{ type: "message", id: "", message: { role: "user", content: "hi" } }];
+  assert.equal(readSnapshot(entries).anchor, "#0");
+});
+
+test("anchor: with no human message the anchor is empty", () => {
+  assert.equal(readSnapshot(chain(assistant(), customMessage())).anchor, "");
+});
+
+// ---- spend, round, waiting, stop ------------------------------------------------------------------
+
+test("spend: tokens and cost are summed over assistant messages since the anchor only", () => {
+  const snapshot = readSnapshot(
+    chain(
+      user("one"),
+      assistant({ usage: { totalTokens: 1000, cost: 1 } }),
+      user("two"),
+      assistant({ usage: { totalTokens: 120, cost: 0.25 } }),
+      assistant({ usage: { totalTokens: 80, cost: 0.5 } }),
+    ),
+  );
+  assert.equal(snapshot.tokens, 200);
+  assert.equal(snapshot.cost, 0.75);
+});
+
+test("spend: without totalTokens the parts are summed", () => {
+  const snapshot = readSnapshot(chain(user(), assistant({ rawUsage: { input: 10, output: 5, cacheRead: 100, cacheWrite: 1 } })));
+  assert.equal(snapshot.tokens, 116);
+  assert.equal(snapshot.cost, 0);
+});
+
+test("spend: junk usage counts as nothing", () => {
+  const junkUsages: unknown[] = [null, "lots", 5, { totalTokens: -5, cost: { total: -1 } }, { totalTokens: Number.NaN, cost: "1" }, { totalTokens: "9" }, { totalTokens: Infinity }];
+  const snapshot = readSnapshot(chain(user(), ...junkUsages.map((rawUsage) => assistant({ rawUsage }))));
+  assert.equal(snapshot.tokens, 0);
+  assert.equal(snapshot.cost, 0);
+});
+
+test("round: rebuilt from the newest marker's details since the anchor", () => {
+  const snapshot = readSnapshot(chain(user("u", { id: "u1" }), assistant(), marker({ round: 1, anchor: "u1" }), assistant(), marker({ round: 2, anchor: "u1" }), assistant()));
+  assert.equal(snapshot.round, 2);
+});
+
+test("round: markers under an earlier human message do not count", () => {
+  const snapshot = readSnapshot(chain(user("a", { id: "u1" }), assistant(), marker({ round: 7, anchor: "u1" }), user("b", { id: "u2" }), assistant()));
+  assert.equal(snapshot.round, 0);
+});
+
+test("round: a marker whose details are junk still counts one continuation", () => {
+  const broken: Entry = { type: "custom_message", customType: "todo-loop:continue", content: "x", display: false, details: { round: "two" } };
+  const snapshot = readSnapshot(chain(user(), assistant(), marker({ round: 3, anchor: "e1" }), assistant(), broken));
+  assert.equal(snapshot.round, 4);
+});
+
+test("waiting: rebuilt from the todo_loop_block result since the anchor", () => {
+  const snapshot = readSnapshot(chain(user("u", { id: "u1" }), assistant(), blockResult("which region?", "u1"), assistant()));
+  assert.equal(snapshot.waiting, "which region?");
+});
+
+test("waiting: a new human message clears it", () => {
+  const snapshot = readSnapshot(chain(user("a", { id: "u1" }), assistant(), blockResult("which region?", "u1"), assistant(), user("eu", { id: "u2" })));
+  assert.equal(snapshot.waiting, undefined);
+});
+
+test("waiting: an errored or non-waiting block result does not wait", () => {
+  const errored = toolResult("todo_loop_block", { v: 1, waiting: true, reason: "x" }, { isError: true });
+  const paused = toolResult("todo_loop_block", { v: 1, waiting: false, paused: true });
+  assert.equal(readSnapshot(chain(user(), assistant(), errored)).waiting, undefined);
+  assert.equal(readSnapshot(chain(user(), assistant(), paused)).waiting, undefined);
+});
+
+test("stop: the newest stop record since the anchor is the last stop", () => {
+  const snapshot = readSnapshot(
+    chain(user("a", { id: "u1" }), assistant(), stopRecord({ reason: "waiting for you: x", anchor: "u1" }), assistant(), stopRecord({ reason: "stopped: list is clear", anchor: "u1" })),
+  );
+  assert.equal(snapshot.lastStop, "stopped: list is clear");
+  const later = readSnapshot(chain(user("a", { id: "u1" }), assistant(), stopRecord({ reason: "stopped: list is clear", anchor: "u1" }), user("b", { id: "u2" })));
+  assert.equal(later.lastStop, undefined);
+});
+
+test("hadList: plain chat never had a list; a list with tasks since the anchor did", () => {
+  assert.equal(readSnapshot(chain(user(), assistant())).hadList, false);
+  assert.equal(readSnapshot(chain(user(), assistant(), todoResult({ tasks: TWO_OPEN }))).hadList, true);
+});
+
+test("hadList: a list carried into a new human message counts for it; an empty one does not", () => {
+  assert.equal(readSnapshot(chain(user("a"), assistant(), todoResult({ tasks: TWO_OPEN }), user("b"))).hadList, true);
+  assert.equal(readSnapshot(chain(user("a"), assistant(), todoResult({ tasks: [], action: "clear" }), user("b"))).hadList, false);
+});
+
+// ---- listState ------------------------------------------------------------------------------------
+
+test("listState: open tasks give kind list with open, total, source, tool and signature", () => {
+  const snapshot = readSnapshot(chain(user(), assistant(), todoResult({ tasks: [...TWO_OPEN, task({ id: 3, status: "completed" })] })));
+  assert.ok(snapshot.list);
+  assert.deepEqual(listState(snapshot, true), { kind: "list", open: 2, total: 3, signature: signature(snapshot.list), source: "rpiv-todo", tool: "todo" });
+});
+
+test("listState: no list and no todo tool active or used → no-tool", () => {
+  assert.deepEqual(listState(readSnapshot(chain(user(), assistant())), false), { kind: "none", why: "no-tool" });
+});
+
+test("listState: a todo tool active but never used on this branch → unused", () => {
+  assert.deepEqual(listState(readSnapshot(chain(user(), assistant())), true), { kind: "none", why: "unused" });
+});
+
+test("listState: todo-tool results in a shape no adapter reads → unreadable", () => {
+  const odd = toolResult("todo", { items: [{ name: "x", state: "open" }] });
+  assert.deepEqual(listState(readSnapshot(chain(user(), assistant(), odd)), false), { kind: "none", why: "unreadable" });
+});
+
+test("listState: a list emptied by clear or delete → emptied", () => {
+  const snapshot = readSnapshot(chain(user(), assistant(), todoResult({ tasks: TWO_OPEN }), todoResult({ tasks: [], action: "clear" })));
+  assert.deepEqual(listState(snapshot, false), { kind: "none", why: "emptied" });
+});
+
+// ---- signature, vanishedTasks -----------------------------------------------------------------------
+
+function rpivList(...tasks: Array<{ id: string; text: string; status: string; open: boolean }>): TodoList {
+  return { source: "rpiv-todo", tool: "todo", tasks };
+}
+
+test("signature: any change of id, status or text of a task is a different signature", () => {
+  const base = rpivList({ id: "1", text: "a", status: "pending", open: true });
+  const variants = [
+    rpivList({ id: "2", text: "a", status: "pending", open: true }),
+    rpivList({ id: "1", text: "b", status: "pending", open: true }),
+    rpivList({ id: "1", text: "a", status: "in_progress", open: true }),
+    rpivList({ id: "1", text: "a", status: "pending", open: true }, { id: "2", text: "c", status: "pending", open: true }),
+  ];
+  for (const variant of variants) assert.notEqual(signature(variant), signature(base));
+  assert.equal(signature(rpivList({ id: "1", text: "a", status: "pending", open: true })), signature(base));
+});
+
+test("vanishedTasks: the texts of tasks open before that are gone now", () => {
+  const before = rpivList(
+    { id: "1", text: "done already", status: "completed", open: false },
+    { id: "2", text: "deleted", status: "pending", open: true },
+    { id: "3", text: "kept", status: "pending", open: true },
+  );
+  const now = rpivList({ id: "3", text: "kept", status: "completed", open: false });
+  assert.deepEqual(vanishedTasks(before, now), ["deleted"]);
+  assert.deepEqual(vanishedTasks(before, undefined), ["deleted", "kept"]);
+  assert.deepEqual(vanishedTasks(undefined, now), []);
+});
+
+// ---- the incremental reader -------------------------------------------------------------------------
+
+test("branch reader: first read, same leaf, appended entries and a /tree move are told apart", () => {
+  const session = createSession(chain(user("a", { id: "u1" }), assistant({ id: "a1" }), todoResult({ tasks: TWO_OPEN, id: "t1" })));
+  const reader = createBranchReader();
+  assert.equal(reader.read(session).change, "first");
+  assert.equal(reader.read(session).change, "same");
+  session.append(assistant({ id: "a2" }));
+  const appended = reader.read(session);
+  assert.equal(appended.change, "appended");
+  assert.equal(appended.snapshot.length, 4);
+  session.moveTo("a1");
+  session.append(todoResult({ tasks: [task({ id: 1, subject: "Other branch" })], id: "t2" }));
+  const switched = reader.read(session);
+  assert.equal(switched.change, "switched");
+  assert.deepEqual(texts(switched.snapshot.list), ["Other branch"]);
+});
+
+test("branch reader: appending entries folds only the new ones (no whole-branch read)", () => {
+  const session = createSession(chain(user("a", { id: "u1" }), assistant({ id: "a1" })));
+  const reader = createBranchReader();
+  reader.read(session);
+  const reads = session.branchReads;
+  for (let index = 0; index < 5; index++) {
+    session.append(assistant({ usage: { totalTokens: 10 } }));
+    reader.read(session);
+  }
+  assert.equal(session.branchReads, reads);
+  assert.equal(reader.read(session).snapshot.tokens, 50);
+});
+
+test("branch reader: after /tree navigation the list, anchor and spend are the new branch's", () => {
+  const session = createSession(chain(user("a", { id: "u1" }), assistant({ id: "a1", usage: { totalTokens: 5 } })));
+  session.append(todoResult({ tasks: TWO_OPEN, id: "t1" }), user("b", { id: "u2" }), assistant({ id: "a2", usage: { totalTokens: 100 } }));
+  const reader = createBranchReader();
+  assert.equal(reader.read(session).snapshot.anchor, "u2");
+  session.moveTo("a1");
+  const back = reader.read(session).snapshot;
+  assert.equal(back.anchor, "u1");
+  assert.equal(back.list, undefined);
+  assert.equal(back.tokens, 5);
+});
+
+test("reader: a full read walks back only to the newest list state at or before the anchor", () => {
+  let touched = 0;
+  const older: Entry = {
+    get type() {
+      touched += 1;
+      return "message";
+    },
+    get message() {
+      touched += 1;
+      return { role: "user", content: "an old message" };
+    },
+  };
+  const branch: unknown[] = [older, todoResult({ tasks: TWO_OPEN }), user("now", { id: "u9" }), assistant({ usage: { totalTokens: 3 } })];
+  const snapshot = readSnapshot(branch);
+  assert.equal(touched, 0, "entries before the list state are never read");
+  assert.equal(snapshot.anchor, "u9");
+  assert.equal(openCount(snapshot.list), 2);
+  assert.equal(snapshot.hadList, true);
+  assert.equal(snapshot.tokens, 3);
+});
+
+test("extendSnapshot folds appended entries onto a previous snapshot", () => {
+  const first = readSnapshot(chain(user("a", { id: "u1" }), assistant()));
+  const next = extendSnapshot(first, [todoResult({ tasks: TWO_OPEN }), assistant({ usage: { totalTokens: 7 } })]);
+  assert.equal(next.length, 4);
+  assert.equal(openCount(next.list), 2);
+  assert.equal(next.tokens, 7);
+});
+
+// ---- junk -------------------------------------------------------------------------------------------
+
+test("junk: the reader never throws on any input and never invents a list", () => {
+  const cyclic: Record<string, unknown> = { type: "message" };
+  cyclic.message = cyclic;
+  cyclic.self = cyclic;
+  const loopTasks: unknown[] = [];
+  loopTasks.push(loopTasks);
+  const inputs: unknown[] = [
+    null,
+    undefined,
+    42,
+    "branch",
+    {},
+    [null, undefined, 0, "x", [], true, Symbol("s"), () => 1],
+    [cyclic, cyclic],
+    [{ type: "message" }, { type: "message", message: null }, { type: "message", message: { role: 5 } }],
+    [{ type: "message", message: { role: "toolResult", toolName: "todo", details: { tasks: loopTasks, nextId: 1 } } }],
+    [{ type: "custom", customType: "rpiv-todo-state" }, { type: "custom", customType: "pi-todo-state", data: [] }],
+    [{ type: "custom_message", customType: "todo-loop:continue", details: null }],
+    [{ type: "custom", customType: "todo-loop:stop", data: { reason: 5 } }],
+    [{ type: "message", message: { role: "toolResult", toolName: "todo_loop_block", details: { waiting: true, reason: { x: 1 } } } }],
+  ];
+  for (const value of inputs) {
+    const snapshot = readSnapshot(junk(value));
+    assert.equal(snapshot.list, undefined);
+    assert.doesNotThrow(() => listState(snapshot, true));
+    assert.doesNotThrow(() => extendSnapshot(snapshot, junk(Array.isArray(value) ? value : [value])));
+    assert.equal(readList(value), undefined);
+  }
+});
+
+test("junk: a session manager whose getBranch returns junk reads as an empty branch", () => {
+  const reader = createBranchReader();
+  const read = reader.read({ getBranch: () => junk("nope") });
+  assert.equal(read.snapshot.list, undefined);
+  assert.equal(read.snapshot.anchor, "");
+});
+
+test("junk: getEntry returning junk falls back to a full read", () => {
+  const session = createSession(chain(user("a", { id: "u1" }), assistant({ id: "a1" })));
+  const reader = createBranchReader();
+  reader.read(session);
+  session.append(todoResult({ tasks: TWO_OPEN, id: "t1" }));
+  const read = reader.read({ ...session, getBranch: () => session.getBranch(), getLeafId: () => session.getLeafId(), getEntry: () => "junk" });
+  assert.equal(openCount(read.snapshot.list), 2);
+});

@@ -1,0 +1,245 @@
+/**
+ * Every sentence the extension shows (SPEC §4 reason strings, §4.10 nudge, §7 status and footer), pinned
+ * in one place: the rest of the suite asserts reason kinds, this file asserts their English.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { DEFAULT_LIMITS } from "../src/config.ts";
+import type { Limits } from "../src/config.ts";
+import { freshMemory } from "../src/loop.ts";
+import type { ListState, Memory, Reason } from "../src/loop.ts";
+import { describeNotice, describeReason, footerText, nudgeText, statusText } from "../src/text.ts";
+import type { StatusView } from "../src/text.ts";
+
+const LIST: ListState = { kind: "list", open: 2, total: 5, signature: "s", source: "rpiv-todo", tool: "todo" };
+
+function memory(overrides: Partial<Memory> = {}): Memory {
+  return { ...freshMemory("u1"), ...overrides };
+}
+
+test("reason English: every reason kind reads exactly as SPEC §4 lists it", () => {
+  const cases: Array<[Reason, string]> = [
+    [{ kind: "continuing", open: 2, round: 3, maxRounds: null }, "continuing: 2 tasks still open, continue 3"],
+    [{ kind: "continuing", open: 2, round: 3, maxRounds: 12 }, "continuing: 2 tasks still open, continue 3/12"],
+    [{ kind: "continuing", open: 1, round: 1, maxRounds: null }, "continuing: 1 task still open, continue 1"],
+    [{ kind: "clear" }, "stopped: list is clear"],
+    [{ kind: "no-list", why: "no-tool" }, "stopped: no list (no todo tool is active)"],
+    [{ kind: "no-list", why: "unused" }, "stopped: no list (the todo tool has not been used on this branch)"],
+    [{ kind: "no-list", why: "unreadable" }, "stopped: no list (todo results are in a shape this extension does not read)"],
+    [{ kind: "no-list", why: "emptied" }, "stopped: no list (the list was emptied: its tasks were deleted or cleared)"],
+    [{ kind: "waiting", reason: "which database should I migrate?" }, "waiting for you: which database should I migrate?"],
+    [{ kind: "limit", limit: "maxRounds", used: 12, max: 12, open: 3, stale: 0 }, "stopped: 12 continuations used, 3 tasks still open"],
+    [{ kind: "limit", limit: "maxRounds", used: 1, max: 1, open: 1, stale: 1 }, "stopped: 1 continuation used, 1 task still open, no todo change for 1 reply; the agent may need you"],
+    [
+      { kind: "limit", limit: "maxRounds", used: 12, max: 12, open: 3, stale: 4 },
+      "stopped: 12 continuations used, 3 tasks still open, no todo change for 4 replies; the agent may need you",
+    ],
+    [
+      { kind: "limit", limit: "maxTokens", used: 250_000, max: 200_000, open: 2, stale: 0 },
+      "stopped: token limit reached (250,000 of 200,000 tokens since your message), 2 tasks still open",
+    ],
+    [{ kind: "limit", limit: "maxCost", used: 2.5, max: 2, open: 2, stale: 0 }, "stopped: cost limit reached ($2.50 of $2.00 since your message), 2 tasks still open"],
+    [{ kind: "outcome", outcome: "error" }, "stopped: turn outcome was error"],
+    [{ kind: "outcome", outcome: "aborted" }, "stopped: turn outcome was aborted"],
+    [{ kind: "paused" }, "paused by user"],
+    [{ kind: "resumed" }, "resumed by user"],
+    [{ kind: "reset" }, "counters reset"],
+    [{ kind: "idle" }, "idle"],
+    [{ kind: "queued" }, "not continuing: a queued message runs next"],
+    [{ kind: "other-extension" }, "not continuing: another extension already continued this turn"],
+  ];
+  for (const [reason, english] of cases) assert.equal(describeReason(reason), english);
+});
+
+test("reason English: plain words only (no settles, strikes or round caps)", () => {
+  const reasons: Reason[] = [
+    { kind: "continuing", open: 2, round: 3, maxRounds: 12 },
+    { kind: "limit", limit: "maxRounds", used: 12, max: 12, open: 3, stale: 4 },
+    { kind: "limit", limit: "maxTokens", used: 1, max: 1, open: 3, stale: 4 },
+    { kind: "limit", limit: "maxCost", used: 1, max: 1, open: 3, stale: 4 },
+    { kind: "no-list", why: "emptied" },
+  ];
+  for (const reason of reasons) assert.doesNotMatch(describeReason(reason), /settle|strike|round cap|signature|anchor/i);
+});
+
+// ---- the nudge ------------------------------------------------------------------------------------
+
+const TOOLS = ["todo", "todo_write", "todowrite", "TaskUpdate"];
+
+test("nudge: a small fixed set of sentences (one per tool phrase and hint)", () => {
+  const all = new Set(TOOLS.flatMap((tool) => [nudgeText(tool, false), nudgeText(tool, true)]));
+  assert.equal(all.size, 8);
+  assert.equal(nudgeText("some_unknown_tool", false), nudgeText("todo", false), "an unknown tool name falls back to the generic phrase");
+});
+
+test("nudge: exact English of the plain and the hint variant", () => {
+  assert.equal(
+    nudgeText("todo", false),
+    "Continue with the open tasks on your todo list. Use the todo tool to read the list and to update each task as you finish it. The user's latest instruction outranks this reminder.",
+  );
+  assert.equal(
+    nudgeText("todo", true),
+    "Continue with the open tasks on your todo list. Use the todo tool to read the list and to update each task as you finish it. If you cannot go on without a person, call todo_loop_block with the reason instead of stopping. The user's latest instruction outranks this reminder.",
+  );
+});
+
+test("nudge: names the todo tool of the source that wrote the list", () => {
+  assert.match(nudgeText("todo", false), /Use the todo tool /);
+  assert.match(nudgeText("todo_write", false), /Use the todo_read and todo_write tools /);
+  assert.match(nudgeText("todowrite", false), /Use the todoread and todowrite tools /);
+  assert.match(nudgeText("TaskUpdate", false), /Use the TaskList and TaskUpdate tools /);
+});
+
+test("nudge: no counters (no digits) and the concession to the human comes last", () => {
+  for (const tool of TOOLS) {
+    for (const hint of [false, true]) {
+      const text = nudgeText(tool, hint);
+      assert.doesNotMatch(text, /\d/);
+      assert.ok(text.endsWith("The user's latest instruction outranks this reminder."), text);
+    }
+  }
+});
+
+test("nudge: only the hint variant offers todo_loop_block", () => {
+  for (const tool of TOOLS) {
+    assert.match(nudgeText(tool, true), /todo_loop_block/);
+    assert.doesNotMatch(nudgeText(tool, false), /todo_loop_block/);
+  }
+});
+
+// ---- notices --------------------------------------------------------------------------------------
+
+const CONFIG = "/home/u/.pi/agent/todo-loop.json";
+
+test("notice English: a stop is 'todo loop <reason>' at its level", () => {
+  assert.deepEqual(describeNotice({ kind: "stop", reason: { kind: "clear" }, level: "info" }, CONFIG), { message: "todo loop stopped: list is clear", type: "info" });
+  assert.deepEqual(describeNotice({ kind: "stop", reason: { kind: "outcome", outcome: "error" }, level: "warning" }, CONFIG), {
+    message: "todo loop stopped: turn outcome was error",
+    type: "warning",
+  });
+});
+
+test("notice English: an emptied list by delete names how many tasks were deleted rather than completed", () => {
+  assert.deepEqual(describeNotice({ kind: "emptied", how: "delete", count: 2, texts: ["Write tests", "Ship it"] }, CONFIG), {
+    message:
+      'todo loop: 2 tasks were deleted rather than completed: "Write tests", "Ship it". No task is open, so the loop stops; check that the work is really done.',
+    type: "warning",
+  });
+  assert.match(describeNotice({ kind: "emptied", how: "delete", count: 1, texts: [] }, CONFIG).message, /^todo loop: 1 task was deleted rather than completed\. /);
+});
+
+test("notice English: deleted task texts are sanitised, capped and at most five are named", () => {
+  const texts = ["a\u202Eevil\nline", "b", "c", "d", "e", "f", "g"];
+  const { message } = describeNotice({ kind: "emptied", how: "delete", count: 7, texts }, CONFIG);
+  assert.doesNotMatch(message, /[\u202E\n]/);
+  assert.match(message, /"aevil line", "b", "c", "d", "e" and 2 more\./);
+  const long = describeNotice({ kind: "emptied", how: "delete", count: 1, texts: ["x".repeat(500)] }, CONFIG).message;
+  assert.ok(long.length < 300, "a long task text is capped");
+});
+
+test("notice English: a clear says the list was cleared without completing anything", () => {
+  assert.deepEqual(describeNotice({ kind: "emptied", how: "clear" }, CONFIG), {
+    message: "todo loop: the todo list was cleared without completing anything. No task is open, so the loop stops; check that the work is really done.",
+    type: "warning",
+  });
+});
+
+test("notice English: results without an action say finished cannot be told from deleted", () => {
+  const notice = describeNotice({ kind: "emptied", how: "unlabelled" }, CONFIG);
+  assert.equal(notice.type, "warning");
+  assert.match(notice.message, /cannot tell finished from deleted/);
+});
+
+test("notice English: the stale warning names replies, open tasks and the brakes", () => {
+  assert.deepEqual(describeNotice({ kind: "stale", replies: 10, open: 3, limits: DEFAULT_LIMITS, roundsLeft: null }, CONFIG), {
+    message: `todo loop: 10 replies without a todo change, 3 tasks still open; still continuing. Brakes: /todoloop pause, set maxRounds, maxTokens or maxCost in ${CONFIG}.`,
+    type: "warning",
+  });
+});
+
+test("notice English: with a limit set the stale warning says how many continuations remain", () => {
+  const limits: Limits = { maxRounds: 50, maxTokens: 1_000_000, maxCost: 5 };
+  assert.deepEqual(describeNotice({ kind: "stale", replies: 20, open: 1, limits, roundsLeft: 29 }, CONFIG), {
+    message:
+      "todo loop: 20 replies without a todo change, 1 task still open; still continuing. 29 continuations left before maxRounds. Brakes: /todoloop pause, limits set: maxRounds 50, maxTokens 1,000,000, maxCost $5.00.",
+    type: "warning",
+  });
+});
+
+// ---- /todoloop status -----------------------------------------------------------------------------
+
+function view(overrides: Partial<StatusView> = {}): StatusView {
+  return {
+    memory: memory({ round: 3, staleSettles: 1, last: { kind: "continuing", open: 2, round: 3, maxRounds: null } }),
+    list: LIST,
+    sourceLabel: "rpiv-todo",
+    spend: { tokens: 12_345, cost: 0.0421 },
+    limits: DEFAULT_LIMITS,
+    configFile: CONFIG,
+    problems: [],
+    killSwitch: undefined,
+    ...overrides,
+  };
+}
+
+test("status report: every line, active with no limits", () => {
+  assert.equal(
+    statusText(view()),
+    [
+      "todo loop: active",
+      "continuations for this message: 3 (no limit)",
+      "replies since the list last changed: 1",
+      "tasks open: 2 of 5 (rpiv-todo)",
+      "spend since your message: 12,345 tokens (no limit), $0.0421 (no limit)",
+      "counting from: message u1",
+      "last: continuing: 2 tasks still open, continue 3",
+      `config: ${CONFIG}`,
+    ].join("\n"),
+  );
+});
+
+test("status report: limits, config problems and the cap", () => {
+  const text = statusText(view({ limits: { maxRounds: 12, maxTokens: 500_000, maxCost: 3 }, problems: ["unknown key \"x\" ignored", "maxCost is negative (-1); using no limit"] }));
+  const lines = text.split("\n");
+  assert.equal(lines[1], "continuations for this message: 3 of 12");
+  assert.equal(lines[4], "spend since your message: 12,345 tokens (limit 500,000), $0.0421 (limit $3.00)");
+  assert.equal(lines[7], `config: ${CONFIG} (maxRounds 12, maxTokens 500,000, maxCost $3.00)`);
+  assert.deepEqual(lines.slice(8), ["config problem: unknown key \"x\" ignored", "config problem: maxCost is negative (-1); using no limit"]);
+});
+
+test("status report: the mode line for paused, disabled, waiting and stopped", () => {
+  assert.equal(statusText(view({ memory: memory({ paused: true, last: { kind: "paused" } }) })).split("\n")[0], "todo loop: PAUSED");
+  assert.equal(statusText(view({ killSwitch: "/home/u/.pi/agent/todo-loop-off" })).split("\n")[0], "todo loop: DISABLED (kill switch /home/u/.pi/agent/todo-loop-off)");
+  const waiting = statusText(view({ memory: memory({ waiting: "need the key", last: { kind: "waiting", reason: "need the key" } }) })).split("\n");
+  assert.equal(waiting[0], "todo loop: waiting");
+  assert.ok(waiting.includes("waiting for you: need the key"));
+  for (const last of [{ kind: "clear" }, { kind: "no-list", why: "emptied" }, { kind: "outcome", outcome: "error" }] satisfies Reason[]) {
+    assert.equal(statusText(view({ memory: memory({ last }) })).split("\n")[0], "todo loop: stopped", last.kind);
+  }
+});
+
+test("status report: no list names why; no human message yet says so", () => {
+  const lines = statusText(view({ list: { kind: "none", why: "no-tool" }, sourceLabel: undefined, memory: freshMemory("") })).split("\n");
+  assert.equal(lines[3], "tasks open: none — no todo tool is active");
+  assert.equal(lines[5], "counting from: no message yet");
+  assert.equal(lines[6], "last: idle");
+});
+
+// ---- footer -----------------------------------------------------------------------------------------
+
+test("footer: 'todo 2/5 · continue 3' while tasks are open, with the cap when set", () => {
+  assert.equal(footerText(memory({ round: 3 }), LIST, DEFAULT_LIMITS, undefined), "todo 2/5 · continue 3");
+  assert.equal(footerText(memory({ round: 3 }), LIST, { ...DEFAULT_LIMITS, maxRounds: 12 }, undefined), "todo 2/5 · continue 3/12");
+});
+
+test("footer: paused, waiting and kill switch texts", () => {
+  assert.equal(footerText(memory({ paused: true }), LIST, DEFAULT_LIMITS, undefined), "todo loop paused");
+  assert.equal(footerText(memory({ waiting: "x" }), LIST, DEFAULT_LIMITS, undefined), "waiting for you");
+  assert.equal(footerText(memory({ paused: true }), LIST, DEFAULT_LIMITS, "/a/todo-loop-off"), "todo loop off");
+});
+
+test("footer: cleared (undefined) when no task is open", () => {
+  assert.equal(footerText(memory(), { ...LIST, open: 0 }, DEFAULT_LIMITS, undefined), undefined);
+  assert.equal(footerText(memory(), { kind: "none", why: "emptied" }, DEFAULT_LIMITS, undefined), undefined);
+  assert.equal(footerText(memory({ paused: true }), { kind: "none", why: "no-tool" }, DEFAULT_LIMITS, "/a/todo-loop-off"), undefined);
+});
