@@ -137,6 +137,8 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
       ? details.round
       : state.round + 1;
     state.round = round;
+    // The loop only continues once a wait is over: a marker after the block result means it was lifted.
+    state.waiting = undefined;
     return;
   } else if (entry.type === "custom" && entry.customType === STOP_TYPE) {
     if (isRecord(entry.data) && typeof entry.data.reason === "string") state.lastStop = entry.data.reason;

@@ -416,6 +416,13 @@ test("waiting: a new human message clears it", () => {
   assert.equal(snapshot.waiting, undefined);
 });
 
+test("waiting: a marker after the block result means the wait was lifted (resume), so it is not rebuilt", () => {
+  const lifted = readSnapshot(chain(user("u", { id: "u1" }), assistant(), blockResult("which region?", "u1"), assistant(), marker({ round: 1, anchor: "u1" }), assistant()));
+  assert.equal(lifted.waiting, undefined);
+  const still = readSnapshot(chain(user("u", { id: "u1" }), assistant(), marker({ round: 1, anchor: "u1" }), assistant(), blockResult("which region?", "u1"), assistant()));
+  assert.equal(still.waiting, "which region?");
+});
+
 test("waiting: an errored or non-waiting block result does not wait", () => {
   const errored = toolResult("todo_loop_block", { v: 1, waiting: true, reason: "x" }, { isError: true });
   const paused = toolResult("todo_loop_block", { v: 1, waiting: false, paused: true });

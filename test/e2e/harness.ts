@@ -24,6 +24,10 @@
  *                       timeout) and, as a last resort, when the test process exits.
  *   `withRpc(t.signal, sandboxOptions, async (box, rpc) => …)` wraps sandbox + startRpc + stop + cleanup.
  *
+ * Isolation: every scenario gets its own sandbox (HOME, agent dir, XDG config, cwd, session dir, script,
+ * request log); only TMPDIR, which pi uses for its compile caches, is shared (COMPILE_CACHE). RpcClient
+ * starts pi with the test process's environment overlaid by the sandbox's `env`.
+ *
  * Timeouts: SCENARIO_TIMEOUT_MS is the per-test budget (`test(name, { timeout: SCENARIO_TIMEOUT_MS }, …)`);
  * RPC_WAIT_MS bounds each wait inside a scenario, so a stuck run fails the wait (and `finally` stops
  * the child) well before the test's own timeout.
@@ -475,6 +479,9 @@ export async function startRpc(box: Sandbox, options: RpcOptions = {}): Promise<
   }
   options.signal?.addEventListener("abort", () => void stop(), { once: true });
 
+  /** Set when the child exits before stop(): every wait fails at once with pi's stderr. */
+  let exited: Error | undefined;
+
   /** Resolves when a settle beyond the consumed ones has arrived, and consumes it. */
   function waitSettled(): Promise<void> {
     return new Promise((resolvePromise, reject) => {
@@ -486,16 +493,18 @@ export async function startRpc(box: Sandbox, options: RpcOptions = {}): Promise<
         return false;
       };
       if (check()) return resolvePromise();
-      const wake = (): void => {
-        if (!check()) return;
+      if (exited) return reject(exited);
+      const done = (error?: Error): void => {
         clearTimeout(timer);
         waiters.delete(wake);
-        resolvePromise();
+        if (error) reject(error);
+        else resolvePromise();
       };
-      const timer = setTimeout(() => {
-        waiters.delete(wake);
-        reject(new Error(`pi did not settle within ${waitMs} ms\nstderr:\n${client.getStderr()}`));
-      }, waitMs);
+      const wake = (): void => {
+        if (check()) done();
+        else if (exited) done(exited);
+      };
+      const timer = setTimeout(() => done(new Error(`pi did not settle within ${waitMs} ms\nstderr:\n${client.getStderr()}`)), waitMs);
       waiters.add(wake);
     });
   }
@@ -517,6 +526,11 @@ export async function startRpc(box: Sandbox, options: RpcOptions = {}): Promise<
     await stop();
     throw error;
   }
+  childOf(client)?.once("exit", (code, signal) => {
+    if (stopped) return;
+    exited = new Error(`pi exited (code ${code}, signal ${signal})\nstderr:\n${client.getStderr()}`);
+    for (const wake of [...waiters]) wake();
+  });
   return {
     client,
     events,
