@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 export interface Limits {
   /** Continuations per human message; null = no limit. */
@@ -89,12 +90,23 @@ export function parseConfigText(text: string): ConfigResult {
   return parseConfig(raw);
 }
 
-/** pi's rule: `$PI_CODING_AGENT_DIR` (a leading `~` is the home directory), else `~/.pi/agent`. */
+/**
+ * pi's rule: `$PI_CODING_AGENT_DIR` when set (a leading `~` is the home directory, a `file://` URL is its
+ * path), else `~/.pi/agent`.
+ */
 export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env.PI_CODING_AGENT_DIR;
-  if (!fromEnv || fromEnv.trim() === "") return join(homedir(), ".pi", "agent");
+  if (!fromEnv) return join(homedir(), ".pi", "agent");
   if (fromEnv === "~") return homedir();
-  return fromEnv.startsWith("~/") ? join(homedir(), fromEnv.slice(2)) : fromEnv;
+  if (fromEnv.startsWith("~/")) return join(homedir(), fromEnv.slice(2));
+  if (fromEnv.startsWith("file://")) {
+    try {
+      return fileURLToPath(fromEnv);
+    } catch {
+      return fromEnv;
+    }
+  }
+  return fromEnv;
 }
 
 export function configPath(dir: string = agentDir()): string {

@@ -95,12 +95,13 @@ export default function todoLoop(pi: PiLike): void {
     if (!Array.isArray(event.entries) || typeof event.continue !== "boolean") return undefined;
     if (!isRecord(event.context) || !Array.isArray(event.context.pendingMessages)) return undefined;
     const { config } = loadConfig(configPath());
-    const { session, snapshot, switched } = sync(ctx);
+    const session = sessionOf(ctx);
+    const { snapshot, change } = session.reader.read(ctx.sessionManager);
     const list = listState(snapshot, todoToolActive());
     const decision = decide(
       {
         memory: session.memory,
-        branchSwitched: switched,
+        branchSwitched: change === "switched",
         branch: branchFacts(snapshot),
         turn: turnFacts(event, snapshot),
         list,

@@ -159,6 +159,10 @@ test("agentDir expands a leading ~ in PI_CODING_AGENT_DIR as pi does", () => {
   assert.equal(agentDir({ PI_CODING_AGENT_DIR: "~" }), homedir());
 });
 
+test("agentDir turns a file:// URL in PI_CODING_AGENT_DIR into its path, as pi does", () => {
+  assert.equal(agentDir({ PI_CODING_AGENT_DIR: "file:///srv/pi%20agent" }), "/srv/pi agent");
+});
+
 test("agentDir reads process.env by default", () => {
   const saved = process.env.PI_CODING_AGENT_DIR;
   try {

@@ -5,45 +5,36 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
 import {
   baseArgs,
+  callTools,
   checkInvariants,
+  createTasks,
   extensionArgs,
   markers,
   MARKER_TYPE,
   requests,
   runPi,
   sandbox,
+  say,
   SCENARIO_TIMEOUT_MS,
   sessionEntries,
-  startRpc,
+  sessionFile,
   STOP_TYPE,
+  stopData,
   stops,
+  untilRequests,
+  updateTasks,
+  userMessageIds,
+  withRpc,
 } from "./harness.ts";
 import type { EntryRecord, Sandbox, ScriptStep } from "./harness.ts";
 import { UNKNOWN_SHAPE_TODO } from "./stand-ins/paths.ts";
 
 const TASKS = ["Write the parser", "Write the tests"];
-const plan: ScriptStep = {
-  text: "Planning.",
-  calls: TASKS.map((subject) => ({ name: "todo", args: { action: "create", subject } })),
-};
-const finish: ScriptStep = {
-  text: "Finishing.",
-  calls: TASKS.map((_, index) => ({ name: "todo", args: { action: "update", id: index + 1, status: "completed" } })),
-};
-
-function humanIds(entries: readonly EntryRecord[]): string[] {
-  return entries.filter((entry) => entry.type === "message" && entry.message?.role === "user").map((entry) => entry.id ?? "");
-}
-
-function sessionFile(box: Sandbox): string {
-  const files = readdirSync(box.sessionDir, { recursive: true }).map(String).filter((name) => name.endsWith(".jsonl"));
-  assert.equal(files.length, 1);
-  return join(box.sessionDir, files[0] ?? "");
-}
+const plan = createTasks(...TASKS);
+const finish = updateTasks([1, 2]);
 
 /** Lines of the raw session file that mention a custom type (what `grep` finds). */
 function grep(box: Sandbox, customType: string): string[] {
@@ -58,19 +49,19 @@ function assertExplained(entries: readonly EntryRecord[], anchor: string, expect
     expected.hints.map((hint, index) => ({ v: 1, round: index + 1, anchor, open: 2, hint })),
     "every marker's details are { v: 1, round, anchor, open, hint } with the human message's entry id",
   );
-  const recorded = stops(entries).filter((entry) => (entry.data as { anchor?: unknown }).anchor === anchor);
-  assert.deepEqual(recorded.map((entry) => entry.data), [{ reason: expected.stop, round: expected.hints.length, open: expected.open, anchor }]);
+  const recorded = stopData(entries).filter((data) => data.anchor === anchor);
+  assert.deepEqual(recorded, [{ reason: expected.stop, round: expected.hints.length, open: expected.open, anchor }]);
 }
 
 test("pi -p: every marker carries { v: 1, round, anchor, open, hint } anchored to the human message's entry id, and the stop is recorded once as todo-loop:stop", { timeout: SCENARIO_TIMEOUT_MS }, async () => {
-  const script: ScriptStep[] = [plan, { text: "Stopping here." }, { text: "Stopping again." }, finish, { text: "All done." }];
+  const script: ScriptStep[] = [plan, say("Stopping here."), say("Stopping again."), finish, say("All done.")];
   const box = sandbox({ script });
   try {
     const run = await runPi(box, [...extensionArgs(), ...baseArgs(box), "-p", "Do the work"]);
     assert.equal(run.code, 0, run.stderr);
     checkInvariants(box, { script, taskTexts: TASKS });
     const entries = sessionEntries(box);
-    const [anchor] = humanIds(entries);
+    const [anchor] = userMessageIds(entries);
     assert.ok(anchor);
     assertExplained(entries, anchor, { hints: [false, true], stop: "stopped: list is clear", open: 0 });
     assert.equal(grep(box, MARKER_TYPE).length, 2);
@@ -87,7 +78,7 @@ test("pi -p: every marker carries { v: 1, round, anchor, open, hint } anchored t
 });
 
 test("pi --mode json: markers and the stop record are in the session file and on the event stream, once per human message, across a second process on the same session", { timeout: SCENARIO_TIMEOUT_MS }, async () => {
-  const firstScript: ScriptStep[] = [plan, { text: "Stopping here." }, { stopReason: "error", errorMessage: "provider fell over" }];
+  const firstScript: ScriptStep[] = [plan, say("Stopping here."), { stopReason: "error", errorMessage: "provider fell over" }];
   const box = sandbox({ script: firstScript, settings: { retry: { enabled: false } } });
   try {
     const first = await runPi(box, [...extensionArgs(), ...baseArgs(box), "--mode", "json", "Do the work"]);
@@ -95,10 +86,10 @@ test("pi --mode json: markers and the stop record are in the session file and on
       run.events.filter((event) => event.type === "entry_appended" && (event.entry as EntryRecord | undefined)?.customType === customType);
     assert.equal(appended(first, MARKER_TYPE).length, 1, "the marker is on the JSON event stream");
     assert.deepEqual(appended(first, STOP_TYPE).map((event) => (event.entry as EntryRecord).data), [
-      { reason: "stopped: turn outcome was error", round: 1, open: 2, anchor: humanIds(sessionEntries(box))[0] },
+      { reason: "stopped: turn outcome was error", round: 1, open: 2, anchor: userMessageIds(sessionEntries(box))[0] },
     ]);
 
-    const secondScript: ScriptStep[] = [{ text: "Resuming." }, finish, { text: "All done." }];
+    const secondScript: ScriptStep[] = [say("Resuming."), finish, say("All done.")];
     writeFileSync(box.scriptPath, JSON.stringify(secondScript));
     const second = await runPi(box, [...extensionArgs(), ...baseArgs(box), "--session", sessionFile(box), "--mode", "json", "Carry on"]);
     assert.equal(second.code, 0, second.stderr);
@@ -107,7 +98,7 @@ test("pi --mode json: markers and the stop record are in the session file and on
     assert.equal(appended(second, STOP_TYPE).length, 1);
 
     const entries = sessionEntries(box);
-    const [one, two] = humanIds(entries);
+    const [one, two] = userMessageIds(entries);
     assert.ok(one && two);
     assertExplained(entries, one, { hints: [false], stop: "stopped: turn outcome was error", open: 2 });
     assertExplained(entries, two, { hints: [false], stop: "stopped: list is clear", open: 0 });
@@ -118,103 +109,80 @@ test("pi --mode json: markers and the stop record are in the session file and on
 });
 
 /** Runs one prompt in RPC mode and returns the `/todoloop` report and what the loop said and wrote meanwhile. */
-async function noListRun(
+function noListRun(
   t: { signal: AbortSignal },
   script: ScriptStep[],
   extensions: readonly string[],
-): Promise<{ status: string; during: string[]; entries: EntryRecord[]; box: Sandbox }> {
-  const box = sandbox({ script });
-  const rpc = await startRpc(box, { signal: t.signal, extensions });
-  try {
+): Promise<{ status: string; during: string[]; entries: EntryRecord[] }> {
+  return withRpc(t.signal, { script }, async (box, rpc) => {
     await rpc.prompt("Hello there");
     const during = rpc.notifies.map((notify) => notify.message);
     const status = (await rpc.command("status"))[0]?.message ?? "";
     checkInvariants(box, { script });
-    return { status, during, entries: await rpc.getEntries(), box };
-  } finally {
-    await rpc.stop();
-  }
+    return { status, during, entries: await rpc.getEntries() };
+  }, { extensions });
 }
 
 test("no list, no todo tool loaded: /todoloop says no todo tool is active, and nothing is announced or recorded", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
-  const run = await noListRun(t, [{ text: "Hello." }], extensionArgs([], { todo: null }));
-  try {
-    assert.match(run.status, /^tasks open: none — no todo tool is active$/m);
-    assert.match(run.status, /^last: stopped: no list \(no todo tool is active\)$/m);
-    assert.deepEqual(run.during, []);
-    assert.deepEqual(stops(run.entries), []);
-    assert.deepEqual(markers(run.entries), []);
-  } finally {
-    run.box.cleanup();
-  }
+  const run = await noListRun(t, [say("Hello.")], extensionArgs([], { todo: null }));
+  assert.match(run.status, /^tasks open: none — no todo tool is active$/m);
+  assert.match(run.status, /^last: stopped: no list \(no todo tool is active\)$/m);
+  assert.deepEqual(run.during, []);
+  assert.deepEqual(stops(run.entries), []);
+  assert.deepEqual(markers(run.entries), []);
 });
 
 test("no list, todo tool loaded but unused: /todoloop says it has not been used on this branch, and nothing is announced or recorded", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
-  const run = await noListRun(t, [{ text: "Hello." }], extensionArgs());
-  try {
-    assert.match(run.status, /^tasks open: none — the todo tool has not been used on this branch$/m);
-    assert.match(run.status, /^last: stopped: no list \(the todo tool has not been used on this branch\)$/m);
-    assert.deepEqual(run.during, []);
-    assert.deepEqual(stops(run.entries), []);
-  } finally {
-    run.box.cleanup();
-  }
+  const run = await noListRun(t, [say("Hello.")], extensionArgs());
+  assert.match(run.status, /^tasks open: none — the todo tool has not been used on this branch$/m);
+  assert.match(run.status, /^last: stopped: no list \(the todo tool has not been used on this branch\)$/m);
+  assert.deepEqual(run.during, []);
+  assert.deepEqual(stops(run.entries), []);
 });
 
 test("no list, todo results in a shape this extension does not read: /todoloop says so, and nothing is announced or recorded", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
-  const script: ScriptStep[] = [{ text: "Noting it.", calls: [{ name: "todo", args: { item: "Water the plants" } }] }, { text: "Noted." }];
+  const script: ScriptStep[] = [callTools({ name: "todo", args: { item: "Water the plants" } }), say("Noted.")];
   const run = await noListRun(t, script, extensionArgs([], { todo: UNKNOWN_SHAPE_TODO }));
-  try {
-    const results = run.entries.filter((entry) => entry.message?.role === "toolResult" && entry.message.toolName === "todo");
-    assert.equal(results.length, 1, "the stand-in todo tool ran");
-    assert.match(run.status, /^tasks open: none — todo results are in a shape this extension does not read$/m);
-    assert.match(run.status, /^last: stopped: no list \(todo results are in a shape this extension does not read\)$/m);
-    assert.deepEqual(run.during, []);
-    assert.deepEqual(stops(run.entries), []);
-  } finally {
-    run.box.cleanup();
-  }
+  const results = run.entries.filter((entry) => entry.message?.role === "toolResult" && entry.message.toolName === "todo");
+  assert.equal(results.length, 1, "the stand-in todo tool ran");
+  assert.match(run.status, /^tasks open: none — todo results are in a shape this extension does not read$/m);
+  assert.match(run.status, /^last: stopped: no list \(todo results are in a shape this extension does not read\)$/m);
+  assert.deepEqual(run.during, []);
+  assert.deepEqual(stops(run.entries), []);
 });
 
 test("no list, every task deleted: the human is warned the tasks were deleted, the stop says the list was emptied, and /todoloop says so", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
   const script: ScriptStep[] = [
     plan,
-    { text: "Dropping them.", calls: TASKS.map((_, index) => ({ name: "todo", args: { action: "delete", id: index + 1 } })) },
-    { text: "Nothing left to do." },
+    callTools({ name: "todo", args: { action: "delete", id: 1 } }, { name: "todo", args: { action: "delete", id: 2 } }),
+    say("Nothing left to do."),
   ];
   const run = await noListRun(t, script, extensionArgs());
-  try {
-    assert.match(run.status, /^tasks open: none — the list was emptied: its tasks were deleted or cleared$/m);
-    assert.match(run.status, /^last: stopped: no list \(the list was emptied: its tasks were deleted or cleared\)$/m);
-    assert.equal(run.during.length, 1, run.during.join("\n"));
-    assert.match(run.during[0] ?? "", /^todo loop: 2 tasks were deleted rather than completed: "Write the parser", "Write the tests"\./);
-    const [anchor] = humanIds(run.entries);
-    assert.deepEqual(stops(run.entries).map((entry) => entry.data), [
-      { reason: "stopped: no list (the list was emptied: its tasks were deleted or cleared)", round: 0, open: 0, anchor },
-    ]);
-  } finally {
-    run.box.cleanup();
-  }
+  assert.match(run.status, /^tasks open: none — the list was emptied: its tasks were deleted or cleared$/m);
+  assert.match(run.status, /^last: stopped: no list \(the list was emptied: its tasks were deleted or cleared\)$/m);
+  assert.equal(run.during.length, 1, run.during.join("\n"));
+  assert.match(run.during[0] ?? "", /^todo loop: 2 tasks were deleted rather than completed: "Write the parser", "Write the tests"\./);
+  const [anchor] = userMessageIds(run.entries);
+  assert.deepEqual(stopData(run.entries), [
+    { reason: "stopped: no list (the list was emptied: its tasks were deleted or cleared)", round: 0, open: 0, anchor },
+  ]);
 });
 
 test("RPC footer: setStatus(\"todo-loop\") shows the open count and continuations, then paused, then waiting for you, and is cleared when no task is open", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
   const three = ["Write the parser", "Write the tests", "Write the docs"];
   const script: ScriptStep[] = [
-    { text: "Planning.", calls: three.map((subject) => ({ name: "todo", args: { action: "create", subject } })) },
-    { text: "First one.", calls: [{ name: "todo", args: { action: "update", id: 1, status: "completed" } }] },
-    { text: "Stopping here." },
-    { text: "Thinking it over.", delayMs: 1500 },
-    { text: "I need a person.", calls: [{ name: "todo_loop_block", args: { reason: "I need the staging password" } }] },
-    { text: "Waiting for the password." },
-    { text: "Finishing.", calls: [2, 3].map((id) => ({ name: "todo", args: { action: "update", id, status: "completed" } })) },
-    { text: "All done." },
+    createTasks(...three),
+    updateTasks([1]),
+    say("Stopping here."),
+    say("Thinking it over.", { delayMs: 1500 }),
+    callTools({ name: "todo_loop_block", args: { reason: "I need the staging password" } }),
+    say("Waiting for the password."),
+    updateTasks([2, 3]),
+    say("All done."),
   ];
-  const box = sandbox({ script });
-  const rpc = await startRpc(box, { signal: t.signal });
-  try {
+  await withRpc(t.signal, { script }, async (box, rpc) => {
     await rpc.send("Do the work");
-    const deadline = Date.now() + 15_000;
-    while (requests(box).length < 4 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    await untilRequests(box, 4);
     await rpc.command("pause");
     await rpc.waitSettled();
     await rpc.command("resume");
@@ -237,8 +205,5 @@ test("RPC footer: setStatus(\"todo-loop\") shows the open count and continuation
     const raw = rpc.events.filter((event) => event.type === "extension_ui_request" && event.method === "setStatus");
     assert.ok(!("statusText" in (raw.at(-1) ?? {})), "pi sends a clear as a setStatus record without statusText");
     assert.ok(texts.every((text) => text === undefined || /^(todo \d+\/\d+ · continue \d+|todo loop paused|waiting for you)$/.test(text)), JSON.stringify(texts));
-  } finally {
-    await rpc.stop();
-    box.cleanup();
-  }
+  });
 });

@@ -22,7 +22,8 @@
  *     `stop()`          ends the child; idempotent. Call it in `finally`. It also runs when the
  *                       `signal` option aborts (pass the test's `t.signal`: node:test aborts it on a
  *                       timeout) and, as a last resort, when the test process exits.
- *   `withRpc(t.signal, sandboxOptions, async (box, rpc) => …)` wraps sandbox + startRpc + stop + cleanup.
+ *   `withRpc(t.signal, sandboxOptions, async (box, rpc) => …)` wraps sandbox + startRpc + stop + cleanup
+ *   and returns what the body returns.
  *
  * Isolation: every scenario gets its own sandbox (HOME, agent dir, XDG config, cwd, session dir, script,
  * request log); only TMPDIR, which pi uses for its compile caches, is shared (COMPILE_CACHE). RpcClient
@@ -87,6 +88,8 @@ export interface SandboxOptions {
   settings?: Record<string, unknown>;
   /** A TMPDIR of its own instead of the shared compile cache (see COMPILE_CACHE). */
   isolatedTmp?: boolean;
+  /** Extra environment variables for pi, over the sandbox's own. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -127,6 +130,7 @@ export function sandbox(options: SandboxOptions): Sandbox {
     PI_TELEMETRY: "0",
     PI_TODO_LOOP_SCRIPT: scriptPath,
     PI_TODO_LOOP_REQUESTS: requestsPath,
+    ...options.env,
   };
   return {
     root, home, agentDir, cwd, sessionDir, scriptPath, requestsPath, env,
@@ -208,11 +212,16 @@ export interface EntryRecord {
   message?: { role: string; content?: unknown; toolName?: string; details?: unknown; isError?: boolean };
 }
 
-/** Every entry of the (single) session file, in append order. */
-export function sessionEntries(box: Sandbox): EntryRecord[] {
+/** The path of the sandbox's session file; there must be exactly one. */
+export function sessionFile(box: Sandbox): string {
   const files = readdirSync(box.sessionDir, { recursive: true }).map(String).filter((name) => name.endsWith(".jsonl"));
   assert.equal(files.length, 1, `expected one session file, found ${files.length}`);
-  return readFileSync(join(box.sessionDir, files[0] ?? ""), "utf8")
+  return join(box.sessionDir, files[0] ?? "");
+}
+
+/** Every entry of the (single) session file, in append order. */
+export function sessionEntries(box: Sandbox): EntryRecord[] {
+  return readFileSync(sessionFile(box), "utf8")
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line) as EntryRecord);
@@ -275,9 +284,26 @@ export function markerDetails(entries: readonly EntryRecord[]): MarkerDetails[] 
   return markers(entries).map((entry) => entry.details as MarkerDetails);
 }
 
+/** The `round` of every marker, in order. */
+export function markerRounds(entries: readonly EntryRecord[]): number[] {
+  return markerDetails(entries).map((details) => details.round);
+}
+
+export interface StopData {
+  reason: string;
+  round: number;
+  open: number;
+  anchor: string;
+}
+
+/** The `data` of every stop record, in order. */
+export function stopData(entries: readonly EntryRecord[]): StopData[] {
+  return stops(entries).map((entry) => entry.data as StopData);
+}
+
 /** The `reason` of every stop record, in order. */
 export function stopReasons(entries: readonly EntryRecord[]): string[] {
-  return stops(entries).map((entry) => (entry.data as { reason: string }).reason);
+  return stopData(entries).map((data) => data.reason);
 }
 
 /** The ids of the human-authored user messages, in order. */
@@ -555,20 +581,20 @@ export async function startRpc(box: Sandbox, options: RpcOptions = {}): Promise<
 }
 
 /**
- * One isolated RPC scenario: a fresh sandbox, pi started in it, `body` run, then the child stopped and
- * the sandbox removed — also when `body` throws or the test times out (`signal`).
+ * One isolated RPC scenario: a fresh sandbox, pi started in it, `body` run (its result is returned), then
+ * the child stopped and the sandbox removed — also when `body` throws or the test times out (`signal`).
  */
-export async function withRpc(
+export async function withRpc<T>(
   signal: AbortSignal,
   sandboxOptions: SandboxOptions,
-  body: (box: Sandbox, rpc: RpcSession) => Promise<void>,
+  body: (box: Sandbox, rpc: RpcSession) => Promise<T>,
   rpcOptions: Omit<RpcOptions, "signal"> = {},
-): Promise<void> {
+): Promise<T> {
   const box = sandbox(sandboxOptions);
   try {
     const rpc = await startRpc(box, { ...rpcOptions, signal });
     try {
-      await body(box, rpc);
+      return await body(box, rpc);
     } finally {
       await rpc.stop();
     }

@@ -6,95 +6,59 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { writeFileSync } from "node:fs";
 import {
   baseArgs,
   checkInvariants,
+  createTasks,
   extensionArgs,
   isNudge,
+  lastMessage,
+  markerDetails,
+  markerRounds,
   markers,
   requests,
   runPi,
   sandbox,
+  say,
   SCENARIO_TIMEOUT_MS,
   sessionEntries,
+  sessionFile,
   startRpc,
+  stopData,
+  stopReasons,
   stops,
   textOf,
+  untilRequests,
+  updateTasks,
+  userMessageIds,
+  withRpc,
 } from "./harness.ts";
-import type { EntryRecord, RequestMessage, Sandbox, ScriptStep } from "./harness.ts";
+import type { EntryRecord, Notify, ScriptStep } from "./harness.ts";
 import { FIXED_USAGE, OTHER_CONTINUATION, SESSION_CONTROL } from "./stand-ins/paths.ts";
 import { OTHER_TYPE } from "./stand-ins/other-continuation.ts";
 
 const TASKS = ["Write the parser", "Write the tests"];
-const plan: ScriptStep = {
-  text: "Planning.",
-  calls: TASKS.map((subject) => ({ name: "todo", args: { action: "create", subject } })),
-};
-const finish: ScriptStep = {
-  text: "Finishing.",
-  calls: TASKS.map((_, index) => ({ name: "todo", args: { action: "update", id: index + 1, status: "completed" } })),
-};
-const stopHere = (text: string): ScriptStep => ({ text });
+const plan = createTasks(...TASKS);
+const finish = updateTasks([1, 2]);
 
-interface StopData {
-  reason: string;
-  round: number;
-  open: number;
-  anchor: string;
-}
-
-function stopData(entries: readonly EntryRecord[]): StopData[] {
-  return stops(entries).map((entry) => entry.data as StopData);
-}
-
-function markerRounds(entries: readonly EntryRecord[]): number[] {
-  return markers(entries).map((entry) => (entry.details as { round: number }).round);
-}
-
-/** Ids of the human messages on the session, in order. */
-function humanIds(entries: readonly EntryRecord[]): string[] {
-  return entries.filter((entry) => entry.type === "message" && entry.message?.role === "user").map((entry) => entry.id ?? "");
-}
-
-/** Resolves once the model has received `count` requests (a scripted step is then running). */
-async function waitForRequests(box: Sandbox, count: number, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (requests(box).length < count) {
-    if (Date.now() > deadline) throw new Error(`the model got ${requests(box).length} requests, waited for ${count}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-function sessionFile(box: Sandbox): string {
-  const files = readdirSync(box.sessionDir, { recursive: true }).map(String).filter((name) => name.endsWith(".jsonl"));
-  assert.equal(files.length, 1, `expected one session file, found ${files.length}`);
-  return join(box.sessionDir, files[0] ?? "");
-}
-
-function last(messages: readonly RequestMessage[]): RequestMessage | undefined {
-  return messages[messages.length - 1];
-}
-
-function withUsage(box: Sandbox, totalTokens: number, cost: number): void {
-  box.env.PI_TODO_LOOP_E2E_USAGE = JSON.stringify({ totalTokens, cost });
+/** The sandbox environment that makes the stand-in report this usage for every reply. */
+function usage(totalTokens: number, cost: number): Record<string, string> {
+  return { PI_TODO_LOOP_E2E_USAGE: JSON.stringify({ totalTokens, cost }) };
 }
 
 test("a human follow-up queued while the settle is produced: that settle gets neither a marker nor a round, and no extra request", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
   const followUp = "Also note the weather in the summary";
   const script: ScriptStep[] = [
     plan,
-    stopHere("Plan made; stopping here."),
-    { text: "Still stopping.", delayMs: 1500 },
+    say("Plan made; stopping here."),
+    say("Still stopping.", { delayMs: 1500 }),
     finish,
-    stopHere("All done."),
+    say("All done."),
   ];
-  const box = sandbox({ script });
-  const rpc = await startRpc(box, { signal: t.signal });
-  try {
+  await withRpc(t.signal, { script }, async (box, rpc) => {
     await rpc.send("Do the work");
-    await waitForRequests(box, 3);
+    await untilRequests(box, 3);
     assert.equal(await rpc.followUp(followUp), "queued");
     await rpc.waitSettled();
     checkInvariants(box, { script, taskTexts: TASKS });
@@ -103,38 +67,33 @@ test("a human follow-up queued while the settle is produced: that settle gets ne
     t.diagnostic(`model requests observed: ${logged.length} for ${script.length} scripted steps`);
     assert.equal(logged.length, 5, "one request per step: the queued settle caused no request of its own");
     const followUpRequest = logged[3]?.messages ?? [];
-    assert.equal(textOf(last(followUpRequest)?.content), followUp, "the follow-up request ends with the human's message");
+    assert.equal(textOf(lastMessage(logged[3]).content), followUp, "the follow-up request ends with the human's message");
     assert.equal(followUpRequest.filter(isNudge).length, 1, "the only nudge in that request is the first settle's, earlier in history");
     assert.equal(followUpRequest[followUpRequest.length - 2]?.role, "assistant", "no marker sits between the settle and the follow-up");
 
     const entries = await rpc.getEntries();
-    const [first, second] = humanIds(entries);
+    const [first, second] = userMessageIds(entries);
     assert.deepEqual(markerRounds(entries), [1], "only the first settle got a marker; the queued settle spent no round");
-    assert.equal((markers(entries)[0]?.details as { anchor: string }).anchor, first);
+    assert.equal(markerDetails(entries)[0]?.anchor, first);
     const followUpIndex = entries.findIndex((entry) => entry.id === second);
     const before = entries[followUpIndex - 1];
     assert.equal(before?.type, "message", "the human follow-up directly follows the assistant's settle");
     assert.equal(before?.message?.role, "assistant");
     assert.deepEqual(stopData(entries), [{ reason: "stopped: list is clear", round: 0, open: 0, anchor: second }]);
-  } finally {
-    await rpc.stop();
-    box.cleanup();
-  }
+  });
 });
 
 test("another extension already continued the turn: each settle yields exactly one continuation request, no todo-loop marker, and /todoloop says so", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
   const script: ScriptStep[] = [
     plan,
-    stopHere("Stopping once."),
-    { text: "Stopping twice.", delayMs: 1500 },
+    say("Stopping once."),
+    say("Stopping twice.", { delayMs: 1500 }),
     finish,
-    stopHere("All done."),
+    say("All done."),
   ];
-  const box = sandbox({ script });
-  const rpc = await startRpc(box, { signal: t.signal, extensions: extensionArgs([OTHER_CONTINUATION]) });
-  try {
+  await withRpc(t.signal, { script }, async (box, rpc) => {
     await rpc.send("Do the work");
-    await waitForRequests(box, 3);
+    await untilRequests(box, 3);
     const status = await rpc.command("status");
     await rpc.waitSettled();
     checkInvariants(box, { script, taskTexts: TASKS });
@@ -149,10 +108,9 @@ test("another extension already continued the turn: each settle yields exactly o
     const perSettle = settles.map((step) => {
       const settleText = textOf(script[step]?.text ?? "");
       return logged.filter((request) => {
-        const messages = request.messages;
-        const tail = last(messages);
-        const beforeTail = messages[messages.length - 2];
-        return tail?.role === "user" && textOf(tail.content) === "Keep going with your work." && textOf(beforeTail?.content).includes(settleText);
+        const tail = lastMessage(request);
+        const beforeTail = request.messages[request.messages.length - 2];
+        return tail.role === "user" && textOf(tail.content) === "Keep going with your work." && textOf(beforeTail?.content).includes(settleText);
       }).length;
     });
     t.diagnostic(`continuation requests per settle: ${perSettle.join(", ")}; model requests: ${logged.length}`);
@@ -162,68 +120,85 @@ test("another extension already continued the turn: each settle yields exactly o
 
     assert.equal(status.length, 1);
     assert.match(status[0]?.message ?? "", /^last: not continuing: another extension already continued this turn$/m);
-    assert.deepEqual(stopData(entries).map((stop) => stop.reason), ["stopped: list is clear"]);
-  } finally {
-    await rpc.stop();
-    box.cleanup();
-  }
+    assert.deepEqual(stopReasons(entries), ["stopped: list is clear"]);
+  }, { extensions: extensionArgs([OTHER_CONTINUATION]) });
 });
 
-test("maxTokens: once the tokens since the human message reach the limit the run stops, the stop record names the limit, and /todoloop shows spend and limit", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
-  const script: ScriptStep[] = [plan, stopHere("Stop one."), stopHere("Stop two."), stopHere("Stop three.")];
-  const box = sandbox({ script, config: { maxTokens: 3500 } });
-  withUsage(box, 1000, 0.01);
-  const rpc = await startRpc(box, { signal: t.signal, extensions: extensionArgs([FIXED_USAGE]) });
-  try {
+interface LimitCase {
+  /** The settles scripted after the plan. */
+  settles: string[];
+  config: Record<string, unknown>;
+  /** What the stand-in reports for every reply: tokens, dollars. */
+  usage: [totalTokens: number, cost: number];
+  /** The `/todoloop` arguments that give the report. */
+  command: string;
+  /** The marker rounds before the limit stops the run, and why that many. */
+  rounds: number[];
+  roundsWhy: string;
+  reason: string;
+  /** The report's spend line and config line. */
+  spend: RegExp;
+  configLine: RegExp;
+}
+
+/**
+ * A limit stops the run: plan, then settles while every reply reports `usage`. Asserts the markers, the
+ * one stop record (the limit's reason, anchored to the human message) and the report's spend and config
+ * lines; returns the report and the notifies for what one limit asserts beyond that.
+ */
+function assertLimitStops(t: { signal: AbortSignal }, limit: LimitCase): Promise<{ report: string; notifies: Notify[] }> {
+  const script: ScriptStep[] = [plan, ...limit.settles.map((text) => say(text))];
+  return withRpc(t.signal, { script, config: limit.config, env: usage(...limit.usage) }, async (box, rpc) => {
     await rpc.prompt("Do the work");
-    const status = await rpc.command("");
+    const status = await rpc.command(limit.command);
     checkInvariants(box, { script, taskTexts: TASKS });
 
     const entries = await rpc.getEntries();
-    const [anchor] = humanIds(entries);
-    assert.deepEqual(markerRounds(entries), [1, 2], "2,000 and 3,000 tokens are under 3,500: two continuations");
-    const reason = "stopped: token limit reached (4,000 of 3,500 tokens since your message), 2 tasks still open, no todo change for 2 replies; the agent may need you";
-    assert.deepEqual(stopData(entries), [{ reason, round: 2, open: 2, anchor }]);
-    assert.ok(rpc.notifies.some((notify) => notify.message === `todo loop ${reason}` && notify.notifyType === "warning"), "the stop is announced as a warning");
+    const [anchor] = userMessageIds(entries);
+    assert.deepEqual(markerRounds(entries), limit.rounds, limit.roundsWhy);
+    assert.deepEqual(stopData(entries), [{ reason: limit.reason, round: limit.rounds.length, open: 2, anchor }]);
 
-    const text = status[0]?.message ?? "";
-    assert.match(text, /^spend since your message: 4,000 tokens \(limit 3,500\), \$0\.0400 \(no limit\)$/m);
-    assert.match(text, /^config: .*todo-loop\.json \(maxTokens 3,500\)$/m);
-    assert.match(text, /^todo loop: stopped$/m);
-  } finally {
-    await rpc.stop();
-    box.cleanup();
-  }
+    const report = status[0]?.message ?? "";
+    assert.match(report, limit.spend);
+    assert.match(report, limit.configLine);
+    return { report, notifies: [...rpc.notifies] };
+  }, { extensions: extensionArgs([FIXED_USAGE]) });
+}
+
+test("maxTokens: once the tokens since the human message reach the limit the run stops, the stop record names the limit, and /todoloop shows spend and limit", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
+  const reason = "stopped: token limit reached (4,000 of 3,500 tokens since your message), 2 tasks still open, no todo change for 2 replies; the agent may need you";
+  const { report, notifies } = await assertLimitStops(t, {
+    settles: ["Stop one.", "Stop two.", "Stop three."],
+    config: { maxTokens: 3500 },
+    usage: [1000, 0.01],
+    command: "",
+    rounds: [1, 2],
+    roundsWhy: "2,000 and 3,000 tokens are under 3,500: two continuations",
+    reason,
+    spend: /^spend since your message: 4,000 tokens \(limit 3,500\), \$0\.0400 \(no limit\)$/m,
+    configLine: /^config: .*todo-loop\.json \(maxTokens 3,500\)$/m,
+  });
+  assert.ok(notifies.some((notify) => notify.message === `todo loop ${reason}` && notify.notifyType === "warning"), "the stop is announced as a warning");
+  assert.match(report, /^todo loop: stopped$/m);
 });
 
 test("maxCost: once the dollars since the human message reach the limit the run stops, the stop record names the limit, and /todoloop shows spend and limit", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
-  const script: ScriptStep[] = [plan, stopHere("Stop one."), stopHere("Stop two.")];
-  const box = sandbox({ script, config: { maxCost: 0.025 } });
-  withUsage(box, 10, 0.01);
-  const rpc = await startRpc(box, { signal: t.signal, extensions: extensionArgs([FIXED_USAGE]) });
-  try {
-    await rpc.prompt("Do the work");
-    const status = await rpc.command("status");
-    checkInvariants(box, { script, taskTexts: TASKS });
-
-    const entries = await rpc.getEntries();
-    const [anchor] = humanIds(entries);
-    assert.deepEqual(markerRounds(entries), [1], "$0.02 is under $0.025: one continuation");
-    const reason = "stopped: cost limit reached ($0.0300 of $0.0250 since your message), 2 tasks still open, no todo change for 1 reply; the agent may need you";
-    assert.deepEqual(stopData(entries), [{ reason, round: 1, open: 2, anchor }]);
-
-    const text = status[0]?.message ?? "";
-    assert.match(text, /^spend since your message: 30 tokens \(no limit\), \$0\.0300 \(limit \$0\.0250\)$/m);
-    assert.match(text, /^config: .*todo-loop\.json \(maxCost \$0\.0250\)$/m);
-    assert.match(text, /^last: stopped: cost limit reached/m);
-  } finally {
-    await rpc.stop();
-    box.cleanup();
-  }
+  const { report } = await assertLimitStops(t, {
+    settles: ["Stop one.", "Stop two."],
+    config: { maxCost: 0.025 },
+    usage: [10, 0.01],
+    command: "status",
+    rounds: [1],
+    roundsWhy: "$0.02 is under $0.025: one continuation",
+    reason: "stopped: cost limit reached ($0.0300 of $0.0250 since your message), 2 tasks still open, no todo change for 1 reply; the agent may need you",
+    spend: /^spend since your message: 30 tokens \(no limit\), \$0\.0300 \(limit \$0\.0250\)$/m,
+    configLine: /^config: .*todo-loop\.json \(maxCost \$0\.0250\)$/m,
+  });
+  assert.match(report, /^last: stopped: cost limit reached/m);
 });
 
 test("maxTokens counts the usage pi records for the scripted model's own replies (pi-ai's faux provider reports tokens, never cost)", { timeout: SCENARIO_TIMEOUT_MS }, async () => {
-  const script: ScriptStep[] = [plan, stopHere("Stopping here.")];
+  const script: ScriptStep[] = [plan, say("Stopping here.")];
   const box = sandbox({ script, config: { maxTokens: 1, maxCost: 0.000001 } });
   try {
     const run = await runPi(box, [...extensionArgs(), ...baseArgs(box), "-p", "Do the work"]);
@@ -244,17 +219,14 @@ test("maxTokens counts the usage pi records for the scripted model's own replies
 });
 
 test("bad limit values (negative, a string) fall back to no limit key by key, with a visible problem line in /todoloop", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
-  const script: ScriptStep[] = [plan, stopHere("Stop one."), stopHere("Stop two.")];
-  const box = sandbox({ script, config: { maxRounds: 1, maxTokens: -5, maxCost: "ten dollars" } });
-  withUsage(box, 1000, 1);
-  const rpc = await startRpc(box, { signal: t.signal, extensions: extensionArgs([FIXED_USAGE]) });
-  try {
+  const script: ScriptStep[] = [plan, say("Stop one."), say("Stop two.")];
+  await withRpc(t.signal, { script, config: { maxRounds: 1, maxTokens: -5, maxCost: "ten dollars" }, env: usage(1000, 1) }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     const status = await rpc.command("");
     checkInvariants(box, { script, taskTexts: TASKS });
     const entries = await rpc.getEntries();
     assert.deepEqual(markerRounds(entries), [1], "the bad token and cost limits did not stop the first settle");
-    assert.deepEqual(stopData(entries).map((stop) => stop.reason), [
+    assert.deepEqual(stopReasons(entries), [
       "stopped: 1 continuation used, 2 tasks still open, no todo change for 1 reply; the agent may need you",
     ], "the valid maxRounds still applies");
     const text = status[0]?.message ?? "";
@@ -262,21 +234,18 @@ test("bad limit values (negative, a string) fall back to no limit key by key, wi
     assert.match(text, /^config problem: maxTokens is negative \(-5\); using no limit$/m);
     assert.match(text, /^config problem: maxCost must be a positive number or null \(got the string "ten dollars"\); using no limit$/m);
     assert.match(text, /^continuations for this message: 1 of 1$/m);
-  } finally {
-    await rpc.stop();
-    box.cleanup();
-  }
+  }, { extensions: extensionArgs([FIXED_USAGE]) });
 });
 
 test("counters survive a new process: a second pi on the same session file under the same human message does not re-arm maxRounds", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
-  const first: ScriptStep[] = [plan, stopHere("Stop one."), stopHere("Stop two."), { stopReason: "error", errorMessage: "provider fell over" }];
-  const second: ScriptStep[] = [stopHere("Stop three."), stopHere("Stop four.")];
+  const first: ScriptStep[] = [plan, say("Stop one."), say("Stop two."), { stopReason: "error", errorMessage: "provider fell over" }];
+  const second: ScriptStep[] = [say("Stop three."), say("Stop four.")];
   const box = sandbox({ script: first, config: { maxRounds: 3 }, settings: { retry: { enabled: false } } });
   try {
     const run = await runPi(box, [...extensionArgs([SESSION_CONTROL]), ...baseArgs(box), "-p", "Do the work"]);
     assert.equal(run.code, 1, "the provider error ends the first process");
     const afterFirst = sessionEntries(box);
-    const [anchor] = humanIds(afterFirst);
+    const [anchor] = userMessageIds(afterFirst);
     assert.deepEqual(markerRounds(afterFirst), [1, 2]);
     assert.deepEqual(stopData(afterFirst), [{ reason: "stopped: turn outcome was error", round: 2, open: 2, anchor }]);
 
@@ -288,7 +257,7 @@ test("counters survive a new process: a second pi on the same session file under
       assert.equal(await rpc.prompt("/e2e-hidden-turn"), "handled");
       await rpc.waitSettled();
       const entries = await rpc.getEntries();
-      assert.deepEqual(humanIds(entries), [anchor], "no new human message");
+      assert.deepEqual(userMessageIds(entries), [anchor], "no new human message");
       assert.deepEqual(markerRounds(entries), [1, 2, 3], "one more continuation, then the limit");
       assert.deepEqual(stopData(entries).map((stop) => [stop.reason, stop.round, stop.anchor]), [
         ["stopped: turn outcome was error", 2, anchor],
@@ -304,16 +273,14 @@ test("counters survive a new process: a second pi on the same session file under
 });
 
 test("counters survive /reload: the reloaded extension rebuilds the rounds from the markers and does not re-arm maxRounds", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
-  const first: ScriptStep[] = [plan, stopHere("Stop one."), stopHere("Stop two.")];
-  const second: ScriptStep[] = [stopHere("Stop three.")];
-  const box = sandbox({ script: first, config: { maxRounds: 1 } });
-  const rpc = await startRpc(box, { signal: t.signal, extensions: extensionArgs([SESSION_CONTROL]) });
-  try {
+  const first: ScriptStep[] = [plan, say("Stop one."), say("Stop two.")];
+  const second: ScriptStep[] = [say("Stop three.")];
+  await withRpc(t.signal, { script: first, config: { maxRounds: 1 } }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     const before = await rpc.getEntries();
     assert.deepEqual(markerRounds(before), [1]);
     const reason = "stopped: 1 continuation used, 2 tasks still open, no todo change for 1 reply; the agent may need you";
-    assert.deepEqual(stopData(before).map((stop) => stop.reason), [reason]);
+    assert.deepEqual(stopReasons(before), [reason]);
 
     // The scripted model reads its script again when pi reloads the extensions.
     writeFileSync(box.scriptPath, JSON.stringify(second));
@@ -326,22 +293,17 @@ test("counters survive /reload: the reloaded extension rebuilds the rounds from 
     const entries = await rpc.getEntries();
     assert.deepEqual(markerRounds(entries), [1], "no continuation after the reload: the limit was already reached");
     checkInvariants(box, { script: [...first, ...second], taskTexts: TASKS });
-    const recorded = stopData(entries).map((stop) => stop.reason);
+    const recorded = stopReasons(entries);
     assert.ok(recorded.every((text) => text.startsWith("stopped: 1 continuation used, 2 tasks still open")), recorded.join(" | "));
-  } finally {
-    await rpc.stop();
-    box.cleanup();
-  }
+  }, { extensions: extensionArgs([SESSION_CONTROL]) });
 });
 
 test("counters follow the branch: after /tree to an earlier point the rounds are those of that branch's markers", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
-  const script: ScriptStep[] = [plan, stopHere("Stop one."), stopHere("Stop two."), stopHere("Stop three."), stopHere("Stop four."), stopHere("Stop five.")];
-  const box = sandbox({ script, config: { maxRounds: 2 } });
-  const rpc = await startRpc(box, { signal: t.signal, extensions: extensionArgs([SESSION_CONTROL]) });
-  try {
+  const script: ScriptStep[] = [plan, say("Stop one."), say("Stop two."), say("Stop three."), say("Stop four."), say("Stop five.")];
+  await withRpc(t.signal, { script, config: { maxRounds: 2 } }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     const first = await rpc.getEntries();
-    const [anchor] = humanIds(first);
+    const [anchor] = userMessageIds(first);
     assert.deepEqual(markerRounds(first), [1, 2]);
     // The reply that followed the first marker: the branch up to it holds one marker.
     const firstMarker = markers(first)[0];
@@ -368,8 +330,5 @@ test("counters follow the branch: after /tree to an earlier point the rounds are
     assert.deepEqual(markerRounds(branchMarkers), [1, 2], "the new branch spent its own second round");
     assert.deepEqual(markerRounds(entries), [1, 2, 2], "the session holds both branches");
     assert.deepEqual(stopData(entries).map((stop) => [stop.round, stop.anchor]), [[2, anchor], [2, anchor]]);
-  } finally {
-    await rpc.stop();
-    box.cleanup();
-  }
+  }, { extensions: extensionArgs([SESSION_CONTROL]) });
 });

@@ -7,6 +7,7 @@ import {
   lastMessage,
   loopNotifies,
   markerDetails,
+  markerRounds,
   requests,
   say,
   SCENARIO_TIMEOUT_MS,
@@ -100,7 +101,7 @@ test("maxRounds reached: no further continuation, the reason names it ('stopped:
   await withRpc(t.signal, { script, config: { maxRounds: 2 } }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     const entries = sessionEntries(box);
-    assert.deepEqual(markerDetails(entries).map((details) => details.round), [1, 2]);
+    assert.deepEqual(markerRounds(entries), [1, 2]);
     const reasons = stopReasons(entries);
     assert.equal(reasons.length, 1);
     assert.ok(reasons[0]?.startsWith("stopped: 2 continuations used, 2 tasks still open"), reasons[0]);
@@ -116,7 +117,7 @@ test("ten unchanged settles in a row give one warning and the loop keeps going",
   await withRpc(t.signal, { script }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     const entries = sessionEntries(box);
-    assert.deepEqual(markerDetails(entries).map((details) => details.round), Array.from({ length: 11 }, (_, index) => index + 1));
+    assert.deepEqual(markerRounds(entries), Array.from({ length: 11 }, (_, index) => index + 1));
     const warnings = loopNotifies(rpc.notifies).filter((notify) => notify.notifyType === "warning");
     assert.equal(warnings.length, 1, JSON.stringify(warnings));
     assert.match(warnings[0]?.message ?? "", /^todo loop: 10 replies without a todo change, 2 tasks still open; still continuing\..*\/todoloop pause/);

@@ -6,6 +6,7 @@ import {
   createTasks,
   loopNotifies,
   markerDetails,
+  markerRounds,
   say,
   SCENARIO_TIMEOUT_MS,
   sessionEntries,
@@ -30,7 +31,7 @@ for (const outcome of ["error", "aborted"] as const) {
     await withRpc(t.signal, { script, settings: NO_RETRY }, async (box, rpc) => {
       await rpc.prompt("Do the work");
       const entries = sessionEntries(box);
-      assert.deepEqual(markerDetails(entries).map((details) => details.round), [1], "only the settle was continued");
+      assert.deepEqual(markerRounds(entries), [1], "only the settle was continued");
       assert.deepEqual(stopReasons(entries), [`stopped: turn outcome was ${outcome}`]);
       assert.deepEqual(loopNotifies(rpc.notifies), [{ message: `todo loop stopped: turn outcome was ${outcome}`, notifyType: "warning" }]);
       const [status] = await rpc.command("status");
@@ -51,7 +52,7 @@ test("a user abort (RPC abort) during a continuation request ends the run with n
     await rpc.client.abort();
     await rpc.waitSettled();
     const entries = sessionEntries(box);
-    assert.deepEqual(markerDetails(entries).map((details) => details.round), [1]);
+    assert.deepEqual(markerRounds(entries), [1]);
     assert.deepEqual(stopReasons(entries), ["stopped: turn outcome was aborted"]);
     const [status] = await rpc.command("status");
     assert.match(status?.message ?? "", /^continuations for this message: 1 \(no limit\)$/m);
@@ -94,7 +95,7 @@ test("todo_loop_block with a reason: waiting, one warning, no continuation; the 
   await withRpc(t.signal, { script }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     const first = sessionEntries(box);
-    assert.deepEqual(markerDetails(first).map((details) => details.round), [1], "no continuation after the block");
+    assert.deepEqual(markerRounds(first), [1], "no continuation after the block");
     assert.deepEqual(stopReasons(first), [`waiting for you: ${reason}`]);
     assert.deepEqual(loopNotifies(rpc.notifies), [{ message: `todo loop: the agent is waiting for you: ${reason}`, notifyType: "warning" }]);
     const [status] = await rpc.command("status");
@@ -126,7 +127,7 @@ test("todo_loop_block with an empty reason is an error tool result and does not 
     const results = entries.filter((entry) => entry.message?.role === "toolResult" && entry.message.toolName === "todo_loop_block");
     assert.equal(results.length, 1);
     assert.equal(results[0]?.message?.isError, true);
-    assert.deepEqual(markerDetails(entries).map((details) => details.round), [1], "the settle after the failed block is continued");
+    assert.deepEqual(markerRounds(entries), [1], "the settle after the failed block is continued");
     assert.deepEqual(stopReasons(entries), ["stopped: list is clear"]);
     assert.deepEqual(loopNotifies(rpc.notifies).filter((notify) => notify.notifyType !== "info"), []);
     checkInvariants(box, { script, taskTexts: ["Alpha task"] });

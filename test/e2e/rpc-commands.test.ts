@@ -9,6 +9,7 @@ import {
   isNudge,
   loopNotifies,
   markerDetails,
+  markerRounds,
   requests,
   say,
   SCENARIO_TIMEOUT_MS,
@@ -45,7 +46,7 @@ test("/todoloop pause stops continuations until /todoloop resume; status shows P
     line(resumed?.message, /^todo loop: active$/m);
     await rpc.prompt("Go on");
     const entries = sessionEntries(box);
-    assert.deepEqual(markerDetails(entries).map((details) => details.round), [1]);
+    assert.deepEqual(markerRounds(entries), [1]);
     assert.deepEqual(stopReasons(entries), ["stopped: list is clear"]);
     checkInvariants(box, { script, taskTexts: ["Alpha task", "Beta task"] });
   });
@@ -111,7 +112,7 @@ for (const { where, path } of SWITCHES) {
       await retrying;
       await rpc.client.abortRetry();
       await rpc.waitSettled();
-      assert.deepEqual(markerDetails(sessionEntries(box)).map((details) => details.round), [1]);
+      assert.deepEqual(markerRounds(sessionEntries(box)), [1]);
 
       const file = path(box);
       mkdirSync(dirname(file), { recursive: true });
@@ -135,7 +136,7 @@ for (const { where, path } of SWITCHES) {
       rmSync(file);
       await rpc.prompt("Go on");
       const entries = sessionEntries(box);
-      assert.deepEqual(markerDetails(entries).map((details) => details.round), [1, 1], "continuing again, from the new message");
+      assert.deepEqual(markerRounds(entries), [1, 1], "continuing again, from the new message");
       const goOn = requestFor(requests(box), "Go on");
       assert.ok(goOn && !goOn.messages.some((message, index) => isNudge(message) && goOn.messages[index + 1]?.role === "user"), "the hook drops the stale marker again");
       assert.deepEqual(stopReasons(entries).slice(-1), ["stopped: list is clear"]);
@@ -149,7 +150,7 @@ test("a broken JSON config falls back to defaults, /todoloop status names the pr
   await withRpc(t.signal, { script, config: "{ \"maxRounds\": 2," }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     const entries = sessionEntries(box);
-    assert.deepEqual(markerDetails(entries).map((details) => details.round), [1, 2, 3], "no limit: the intended cap of 2 is not applied");
+    assert.deepEqual(markerRounds(entries), [1, 2, 3], "no limit: the intended cap of 2 is not applied");
     assert.deepEqual(stopReasons(entries), ["stopped: list is clear"]);
     assert.deepEqual(rpc.notifies.filter((notify) => notify.notifyType === "error"), [], "no failed hook");
     const [status] = await rpc.command("status");
@@ -164,7 +165,7 @@ test("a wrong-typed config value falls back to no limit for that key, /todoloop 
   await withRpc(t.signal, { script, config: { maxRounds: "2", maxCost: [1] } }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     const entries = sessionEntries(box);
-    assert.deepEqual(markerDetails(entries).map((details) => details.round), [1, 2, 3]);
+    assert.deepEqual(markerRounds(entries), [1, 2, 3]);
     assert.deepEqual(stopReasons(entries), ["stopped: list is clear"]);
     assert.deepEqual(rpc.notifies.filter((notify) => notify.notifyType === "error"), []);
     const [status] = await rpc.command("status");

@@ -7,6 +7,7 @@ import {
   lastMessage,
   loopNotifies,
   markerDetails,
+  markerRounds,
   requests,
   say,
   SCENARIO_TIMEOUT_MS,
@@ -22,44 +23,40 @@ import type { ScriptStep } from "./harness.ts";
 
 const timeout = SCENARIO_TIMEOUT_MS;
 
-test("a todo-only turn that deletes every open task warns that tasks were deleted rather than completed; the settle after stops silently", { timeout }, async (t) => {
-  const script: ScriptStep[] = [
-    createTasks("Alpha task", "Beta task"),
-    say("Stopping here."),
-    callTools({ name: "todo", args: { action: "delete", id: 1 } }, { name: "todo", args: { action: "delete", id: 2 } }),
-    say("Nothing left."),
-  ];
-  await withRpc(t.signal, { script }, async (box, rpc) => {
+/**
+ * Two tasks → settle (one marker) → a todo-only turn `empty` that leaves no task open → settle. Asserts
+ * the one loop notice is a warning matching `warning`, and the settle after stops silently: no second
+ * marker, the emptied-list stop.
+ */
+function assertEmptiedWithWarning(signal: AbortSignal, empty: ScriptStep, warning: RegExp): Promise<void> {
+  const script: ScriptStep[] = [createTasks("Alpha task", "Beta task"), say("Stopping here."), empty, say("Nothing left.")];
+  return withRpc(signal, { script }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     const notices = loopNotifies(rpc.notifies);
     assert.equal(notices.length, 1, JSON.stringify(notices));
     assert.equal(notices[0]?.notifyType, "warning");
-    assert.match(notices[0]?.message ?? "", /^todo loop: 2 tasks were deleted rather than completed: "Alpha task", "Beta task"\./);
+    assert.match(notices[0]?.message ?? "", warning);
     const entries = sessionEntries(box);
-    assert.deepEqual(markerDetails(entries).map((details) => details.round), [1]);
+    assert.deepEqual(markerRounds(entries), [1]);
     assert.deepEqual(stopReasons(entries), ["stopped: no list (the list was emptied: its tasks were deleted or cleared)"]);
     checkInvariants(box, { script, taskTexts: ["Alpha task", "Beta task"] });
   });
+}
+
+test("a todo-only turn that deletes every open task warns that tasks were deleted rather than completed; the settle after stops silently", { timeout }, async (t) => {
+  await assertEmptiedWithWarning(
+    t.signal,
+    callTools({ name: "todo", args: { action: "delete", id: 1 } }, { name: "todo", args: { action: "delete", id: 2 } }),
+    /^todo loop: 2 tasks were deleted rather than completed: "Alpha task", "Beta task"\./,
+  );
 });
 
 test("a todo-only turn that clears the list warns that it was cleared without completing anything; the settle after stops silently", { timeout }, async (t) => {
-  const script: ScriptStep[] = [
-    createTasks("Alpha task", "Beta task"),
-    say("Stopping here."),
+  await assertEmptiedWithWarning(
+    t.signal,
     callTools({ name: "todo", args: { action: "clear" } }),
-    say("Nothing left."),
-  ];
-  await withRpc(t.signal, { script }, async (box, rpc) => {
-    await rpc.prompt("Do the work");
-    const notices = loopNotifies(rpc.notifies);
-    assert.equal(notices.length, 1, JSON.stringify(notices));
-    assert.equal(notices[0]?.notifyType, "warning");
-    assert.match(notices[0]?.message ?? "", /^todo loop: the todo list was cleared without completing anything\./);
-    const entries = sessionEntries(box);
-    assert.deepEqual(markerDetails(entries).map((details) => details.round), [1]);
-    assert.deepEqual(stopReasons(entries), ["stopped: no list (the list was emptied: its tasks were deleted or cleared)"]);
-    checkInvariants(box, { script, taskTexts: ["Alpha task", "Beta task"] });
-  });
+    /^todo loop: the todo list was cleared without completing anything\./,
+  );
 });
 
 test("a todo-only turn that completes every open task gives no warning; the settle after announces the clear list as info", { timeout }, async (t) => {

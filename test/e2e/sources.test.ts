@@ -11,16 +11,20 @@ import { join } from "node:path";
 import {
   checkInvariants,
   extensionArgs,
+  lastMessage,
   markers,
   PI_PACKAGE,
   requests,
-  sandbox,
+  say,
   SCENARIO_TIMEOUT_MS,
-  startRpc,
-  stops,
+  stopData,
+  stopReasons,
   textOf,
+  untilRequests,
+  userMessageIds,
+  withRpc,
 } from "./harness.ts";
-import type { EntryRecord, Notify, Sandbox, ScriptStep } from "./harness.ts";
+import type { EntryRecord, Notify, ScriptStep } from "./harness.ts";
 import { IAN_PASCOE_TODO, QUANGTHAI_TODO } from "./stand-ins/paths.ts";
 
 const PI_EXAMPLE_TODO = join(PI_PACKAGE, "examples", "extensions", "todo.ts");
@@ -64,18 +68,6 @@ const QUANGTHAI: Source = {
   finish: { text: "Finishing.", calls: [{ name: "todo_update", args: { updates: ["t1", "t2"].map((id) => ({ id, status: "completed" })) } }] },
 };
 
-async function waitForRequests(box: Sandbox, count: number, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (requests(box).length < count) {
-    if (Date.now() > deadline) throw new Error(`the model got ${requests(box).length} requests, waited for ${count}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-function humanIds(entries: readonly EntryRecord[]): string[] {
-  return entries.filter((entry) => entry.type === "message" && entry.message?.role === "user").map((entry) => entry.id ?? "");
-}
-
 interface LoopRun {
   entries: EntryRecord[];
   status: string;
@@ -86,34 +78,28 @@ interface LoopRun {
  * plan → settle (one marker) → the continuation finishes every task (the `/todoloop` report is taken
  * while that reply is being produced, tasks still open) → settle with the list clear.
  */
-async function continueAndStop(t: { signal: AbortSignal }, source: Source): Promise<LoopRun> {
-  const script: ScriptStep[] = [source.plan, { text: "Plan made; stopping here." }, { ...source.finish, delayMs: 1200 }, { text: "All done." }];
-  const box = sandbox({ script });
-  const rpc = await startRpc(box, { signal: t.signal, extensions: extensionArgs([], { todo: source.path }) });
-  try {
+function continueAndStop(t: { signal: AbortSignal }, source: Source): Promise<LoopRun> {
+  const script: ScriptStep[] = [source.plan, say("Plan made; stopping here."), { ...source.finish, delayMs: 1200 }, say("All done.")];
+  return withRpc(t.signal, { script }, async (box, rpc) => {
     await rpc.send("Do the work");
-    await waitForRequests(box, 3);
+    await untilRequests(box, 3);
     const status = (await rpc.command("status"))[0]?.message ?? "";
     await rpc.waitSettled();
     checkInvariants(box, { script, taskTexts: TASKS });
-    const continuation = requests(box)[2]?.messages ?? [];
-    assert.ok(textOf(continuation[continuation.length - 1]?.content).includes(source.nudge), "the continuation request ends with the nudge naming the tool");
+    assert.ok(textOf(lastMessage(requests(box)[2]).content).includes(source.nudge), "the continuation request ends with the nudge naming the tool");
     return { entries: await rpc.getEntries(), status, notifies: [...rpc.notifies] };
-  } finally {
-    await rpc.stop();
-    box.cleanup();
-  }
+  }, { extensions: extensionArgs([], { todo: source.path }) });
 }
 
 function assertContinuedAndStopped(run: LoopRun, source: Source): void {
-  const [anchor] = humanIds(run.entries);
+  const [anchor] = userMessageIds(run.entries);
   const found = markers(run.entries);
   assert.equal(found.length, 1, "exactly one marker");
   assert.deepEqual(found[0]?.details, { v: 1, round: 1, anchor, open: 2, hint: false });
   assert.ok(textOf(found[0]?.content).includes(source.nudge), `the nudge names the tool: ${textOf(found[0]?.content)}`);
   assert.match(run.status, new RegExp(`^tasks open: 2 of 2 \\(${source.label.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}\\)$`, "m"));
   assert.match(run.status, /^last: continuing: 2 tasks still open, continue 1$/m);
-  assert.deepEqual(stops(run.entries).map((entry) => entry.data), [{ reason: "stopped: list is clear", round: 1, open: 0, anchor }]);
+  assert.deepEqual(stopData(run.entries), [{ reason: "stopped: list is clear", round: 1, open: 0, anchor }]);
   assert.deepEqual(run.notifies.filter((notify) => notify.message.startsWith("todo loop ")), [{ message: "todo loop stopped: list is clear", notifyType: "info" }]);
 }
 
@@ -148,20 +134,15 @@ test("@nguyenquangthai/pi-todo's shape (pi-todo.state entries, write results wit
 });
 
 /** plan → a todo-only turn that leaves no task open → settle; returns the loop's notifies and stops. */
-async function emptyTheList(t: { signal: AbortSignal }, source: Source, empty: ScriptStep): Promise<{ notifies: string[]; stops: unknown[] }> {
-  const script: ScriptStep[] = [source.plan, empty, { text: "Nothing left." }];
-  const box = sandbox({ script });
-  const rpc = await startRpc(box, { signal: t.signal, extensions: extensionArgs([], { todo: source.path }) });
-  try {
+function emptyTheList(t: { signal: AbortSignal }, source: Source, empty: ScriptStep): Promise<{ notifies: string[]; stops: string[] }> {
+  const script: ScriptStep[] = [source.plan, empty, say("Nothing left.")];
+  return withRpc(t.signal, { script }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     checkInvariants(box, { script, taskTexts: TASKS });
     const entries = await rpc.getEntries();
     assert.deepEqual(markers(entries), []);
-    return { notifies: rpc.notifies.map((notify) => `${notify.notifyType}: ${notify.message}`), stops: stops(entries).map((entry) => (entry.data as { reason: string }).reason) };
-  } finally {
-    await rpc.stop();
-    box.cleanup();
-  }
+    return { notifies: rpc.notifies.map((notify) => `${notify.notifyType}: ${notify.message}`), stops: stopReasons(entries) };
+  }, { extensions: extensionArgs([], { todo: source.path }) });
 }
 
 const EMPTIED = "stopped: no list (the list was emptied: its tasks were deleted or cleared)";
