@@ -6,8 +6,7 @@
 import { test } from "node:test";
 import type { TestContext } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import todoLoop from "../src/index.ts";
 import type { ContextLike, ToolResultValue, TurnEndEventLike, TurnEndResultLike } from "../src/pi.ts";
@@ -26,16 +25,10 @@ import {
   user,
 } from "./builders.ts";
 import type { Entry, EventOptions, MessageEntry, RpivTask } from "./builders.ts";
-import { createContext, createFakePi, createSession } from "./fake-pi.ts";
+import { createContext, createFakePi, createSession, isolatedDirs } from "./fake-pi.ts";
 import type { FakeContext, FakePi, FakeSession } from "./fake-pi.ts";
 
-const root = mkdtempSync(join(tmpdir(), "todo-loop-adapter-"));
-const agentDir = join(root, "agent");
-const cwd = join(root, "project");
-mkdirSync(agentDir);
-mkdirSync(join(cwd, ".pi"), { recursive: true });
-process.env.PI_CODING_AGENT_DIR = agentDir;
-process.on("exit", () => rmSync(root, { recursive: true, force: true }));
+const { agentDir, cwd } = isolatedDirs("todo-loop-adapter-");
 
 const CONFIG_FILE = join(agentDir, "todo-loop.json");
 const GLOBAL_OFF = join(agentDir, "todo-loop-off");

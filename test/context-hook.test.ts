@@ -4,23 +4,16 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import todoLoop from "../src/index.ts";
 import { filterMarkers, USER_ROLES } from "../src/loop.ts";
 import { assistantMessage, markerMessage, roleMessage, userMessage } from "./builders.ts";
 import type { Message } from "./builders.ts";
-import { createContext, createFakePi, createSession } from "./fake-pi.ts";
+import { createContext, createFakePi, createSession, isolatedDirs } from "./fake-pi.ts";
 import type { ContextHandler, FakeContext } from "./fake-pi.ts";
 
-const root = mkdtempSync(join(tmpdir(), "todo-loop-context-"));
-const agentDir = join(root, "agent");
-const cwd = join(root, "project");
-mkdirSync(agentDir);
-mkdirSync(join(cwd, ".pi"), { recursive: true });
-process.env.PI_CODING_AGENT_DIR = agentDir;
-process.on("exit", () => rmSync(root, { recursive: true, force: true }));
+const { agentDir, cwd } = isolatedDirs("todo-loop-context-");
 
 const HUMAN_ROLES = ["user", "custom", "bashExecution", "branchSummary", "compactionSummary"] as const;
 

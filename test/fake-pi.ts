@@ -3,6 +3,9 @@
  * dispatches events to it the way pi does, a session manager over a tree of entries (so `/tree` moves and
  * appends behave as in pi), and a context whose UI records every `notify` and `setStatus` call.
  */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type {
   CommandOptionsLike,
   ContextEventLike,
@@ -214,4 +217,19 @@ export function createFakePi(options: { activeTools?: string[] } = {}): FakePi {
     },
   };
   return pi;
+}
+
+/**
+ * A temporary agent dir (made the process's `PI_CODING_AGENT_DIR`) and a project dir with `.pi/`, both
+ * removed when the test process exits.
+ */
+export function isolatedDirs(prefix: string): { root: string; agentDir: string; cwd: string } {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const agentDir = join(root, "agent");
+  const cwd = join(root, "project");
+  mkdirSync(agentDir);
+  mkdirSync(join(cwd, ".pi"), { recursive: true });
+  process.env.PI_CODING_AGENT_DIR = agentDir;
+  process.on("exit", () => rmSync(root, { recursive: true, force: true }));
+  return { root, agentDir, cwd };
 }
