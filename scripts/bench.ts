@@ -348,7 +348,6 @@ function loadExtension(): Loaded {
     on,
     registerTool: (tool) => void tools.push(tool),
     registerCommand: (_name, options) => void commands.push(options),
-    getAllTools: () => [{ name: "read" }, { name: "bash" }, { name: "edit" }, { name: "write" }, { name: "todo" }, { name: "todo_loop_block" }],
     getActiveTools: () => ["read", "bash", "edit", "write", "todo", "todo_loop_block"],
   };
   todoLoop(pi);

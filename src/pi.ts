@@ -106,16 +106,11 @@ export interface CommandOptionsLike {
   handler(args: string, ctx: ContextLike): Promise<void>;
 }
 
-export interface ToolInfoLike {
-  readonly name: string;
-}
-
 /** The part of pi's `ExtensionAPI` this extension uses. */
 export interface PiLike {
   on(event: "turn_end", handler: (event: TurnEndEventLike, ctx: ContextLike) => Promise<TurnEndResultLike | undefined>): void;
   on(event: "context", handler: (event: ContextEventLike, ctx: ContextLike) => Promise<{ messages: unknown[] } | undefined>): void;
   registerTool(tool: ToolDefinitionLike): void;
   registerCommand(name: string, options: CommandOptionsLike): void;
-  getAllTools(): readonly ToolInfoLike[];
   getActiveTools(): readonly string[];
 }

@@ -14,7 +14,6 @@ import type {
   PiLike,
   SessionManagerLike,
   ToolDefinitionLike,
-  ToolInfoLike,
   ToolResultValue,
   TurnEndEventLike,
   TurnEndResultLike,
@@ -30,38 +29,47 @@ export interface RecordedTool extends Omit<ToolDefinitionLike, "execute"> {
   execute(toolCallId: string, params: unknown, signal: AbortSignal | undefined, onUpdate: unknown, ctx: ContextLike): Promise<ToolResultValue>;
 }
 
-export interface FakeSession extends SessionManagerLike {
-  /** Appends entries under the current leaf (ids `n1`, `n2`, … unless given) and moves the leaf to the last. */
-  append(...entries: Entry[]): void;
-  /** Moves the leaf to an existing entry, as `/tree` navigation does. */
-  moveTo(id: string): void;
-  getBranch(): Entry[];
+/** What a fake session needs of an entry: any record; `id` is kept when it is a string. */
+export type EntryShape = { readonly [key: string]: unknown };
+
+/** pi's session model in miniature: a tree of entries, a leaf, appends under the leaf, leaf moves. */
+export interface FakeSession<E extends EntryShape = Entry> extends SessionManagerLike {
+  /**
+   * Appends entries under the current leaf (ids `n1`, `n2`, … unless an entry has a string id), moves
+   * the leaf to the last and returns it.
+   */
+  append(...entries: E[]): string | null;
+  /** Moves the leaf to an existing entry, as `/tree` navigation does; null is before the first entry. */
+  moveTo(id: string | null): void;
+  /** Every id in the tree, oldest first. */
+  ids(): readonly string[];
+  getBranch(): E[];
   getLeafId(): string | null;
-  getEntry(id: string): Entry | undefined;
+  getEntry(id: string): E | undefined;
   getSessionId(): string;
   /** How often the reader asked for the whole branch. */
   readonly branchReads: number;
 }
 
-export function createSession(entries: readonly Entry[] = [], sessionId = "session-1"): FakeSession {
-  const byId = new Map<string, Entry>();
+export function createSession<E extends EntryShape = Entry>(entries: readonly E[] = [], sessionId = "session-1"): FakeSession<E> {
+  const byId = new Map<string, E>();
+  const order: string[] = [];
   let leaf: string | null = null;
-  let counter = 0;
   let branchReads = 0;
 
-  function append(...added: Entry[]): void {
+  function append(...added: E[]): string | null {
     for (const entry of added) {
-      counter += 1;
-      const id = entry.id ?? `n${counter}`;
-      const stored: Entry = { ...entry, id, parentId: leaf };
-      byId.set(id, stored);
+      const id = typeof entry.id === "string" ? entry.id : `n${order.length + 1}`;
+      byId.set(id, { ...entry, id, parentId: leaf });
+      order.push(id);
       leaf = id;
     }
+    return leaf;
   }
 
-  function branch(): Entry[] {
-    const out: Entry[] = [];
-    let id: string | null | undefined = leaf;
+  function branch(): E[] {
+    const out: E[] = [];
+    let id: unknown = leaf;
     while (typeof id === "string") {
       const entry = byId.get(id);
       if (!entry) break;
@@ -75,9 +83,10 @@ export function createSession(entries: readonly Entry[] = [], sessionId = "sessi
   return {
     append,
     moveTo(id) {
-      if (!byId.has(id)) throw new Error(`no entry ${id}`);
+      if (id !== null && !byId.has(id)) throw new Error(`no entry ${id}`);
       leaf = id;
     },
+    ids: () => order,
     getBranch() {
       branchReads += 1;
       return branch();
@@ -106,12 +115,12 @@ export interface FakeUi extends UiLike {
   readonly statuses: StatusCall[];
 }
 
-export interface FakeContext extends ContextLike {
+export interface FakeContext<E extends EntryShape = Entry> extends ContextLike {
   readonly ui: FakeUi;
-  readonly sessionManager: FakeSession;
+  readonly sessionManager: FakeSession<E>;
 }
 
-export function createContext(options: { session: FakeSession; cwd: string; hasUI?: boolean }): FakeContext {
+export function createContext<E extends EntryShape = Entry>(options: { session: FakeSession<E>; cwd: string; hasUI?: boolean }): FakeContext<E> {
   const notifications: Notification[] = [];
   const statuses: StatusCall[] = [];
   return {
@@ -136,8 +145,7 @@ export interface FakePi extends PiLike {
   readonly contextHandlers: ContextHandler[];
   readonly tools: RecordedTool[];
   readonly commands: Map<string, CommandOptionsLike>;
-  /** What `getAllTools()` / `getActiveTools()` answer; tests may change them. */
-  allTools: ToolInfoLike[];
+  /** What `getActiveTools()` answers; tests may change it. */
   activeTools: string[];
   /** Runs every `turn_end` handler in order, each seeing the proposals before it, as pi does. */
   fireTurnEnd(event: TurnEndEventLike, ctx: ContextLike): Promise<TurnEndResultLike | undefined>;
@@ -161,7 +169,6 @@ export function createFakePi(options: { activeTools?: string[] } = {}): FakePi {
     contextHandlers,
     tools,
     commands,
-    allTools: active.map((name) => ({ name })),
     activeTools: [...active],
     on(...args: OnArgs) {
       if (args[0] === "turn_end") turnEndHandlers.push(args[1]);
@@ -174,7 +181,6 @@ export function createFakePi(options: { activeTools?: string[] } = {}): FakePi {
     registerCommand(name, command) {
       commands.set(name, command);
     },
-    getAllTools: () => pi.allTools,
     getActiveTools: () => pi.activeTools,
     async fireTurnEnd(event, ctx) {
       let entries: unknown[] = Array.isArray(event.entries) ? [...event.entries] : [];

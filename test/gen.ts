@@ -7,7 +7,6 @@
  * Reproduce a failure: `PROPERTY_SEED=<seed> node --test test/property.test.ts` runs just that case
  * first in every property.
  */
-import type { ContextLike, NotifyType, SessionManagerLike } from "../src/pi.ts";
 
 // ---- the PRNG ---------------------------------------------------------------------------------------
 
@@ -334,74 +333,3 @@ export function anyEntry(rng: Random): RawEntry {
   return entryOf(rng, rng.pick(ENTRY_KINDS));
 }
 
-// ---- a session tree --------------------------------------------------------------------------------------
-
-/** pi's session model in miniature: a tree of entries, a leaf, appends under the leaf, leaf moves. */
-export interface TreeSession extends SessionManagerLike {
-  append(entry: RawEntry): string;
-  /** Moves the leaf (a `/tree` move or fork point); null is before the first entry. */
-  moveTo(id: string | null): void;
-  /** Every id in the tree, oldest first. */
-  ids(): readonly string[];
-  getBranch(): RawEntry[];
-  getLeafId(): string | null;
-  getEntry(id: string): RawEntry | undefined;
-  getSessionId(): string;
-}
-
-export function treeSession(sessionId = "tree-session"): TreeSession {
-  const byId = new Map<string, RawEntry>();
-  const order: string[] = [];
-  let leaf: string | null = null;
-  return {
-    append(entry) {
-      const id = `t${order.length + 1}`;
-      byId.set(id, { ...entry, id, parentId: leaf });
-      order.push(id);
-      leaf = id;
-      return id;
-    },
-    moveTo(id) {
-      if (id !== null && !byId.has(id)) throw new Error(`no entry ${id}`);
-      leaf = id;
-    },
-    ids: () => order,
-    getBranch() {
-      const out: RawEntry[] = [];
-      let id: unknown = leaf;
-      while (typeof id === "string") {
-        const entry = byId.get(id);
-        if (!entry) break;
-        out.push(entry);
-        id = entry.parentId;
-      }
-      return out.reverse();
-    },
-    getLeafId: () => leaf,
-    getEntry: (id) => byId.get(id),
-    getSessionId: () => sessionId,
-  };
-}
-
-// ---- a recording context ------------------------------------------------------------------------------------
-
-export interface RecordingContext extends ContextLike {
-  readonly notices: { message: string; type: NotifyType | undefined }[];
-  readonly statuses: { key: string; text: string | undefined }[];
-}
-
-export function recordingContext(sessionManager: SessionManagerLike, cwd: string, hasUI = true): RecordingContext {
-  const notices: RecordingContext["notices"] = [];
-  const statuses: RecordingContext["statuses"] = [];
-  return {
-    cwd,
-    hasUI,
-    sessionManager,
-    notices,
-    statuses,
-    ui: {
-      notify: (message, type) => void notices.push({ message, type }),
-      setStatus: (key, value) => void statuses.push({ key, text: value }),
-    },
-  };
-}

@@ -18,9 +18,9 @@ import { createBranchReader, readSnapshot } from "../src/state.ts";
 import type { BranchChange, Snapshot } from "../src/state.ts";
 import type { TurnOutcome } from "../src/pi.ts";
 import { describeReason } from "../src/text.ts";
-import { createFakePi } from "./fake-pi.ts";
+import { createContext, createFakePi, createSession } from "./fake-pi.ts";
 import type { ContextHandler, TurnEndHandler } from "./fake-pi.ts";
-import { anyEntry, entryOf, forAll, forAllAsync, junk, random, recordingContext, text, treeSession } from "./gen.ts";
+import { anyEntry, entryOf, forAll, forAllAsync, junk, random, text } from "./gen.ts";
 import type { Random, RawEntry } from "./gen.ts";
 
 const CASES = 10_000;
@@ -393,7 +393,7 @@ test(`kill switch: turn_end and context touch nothing while either kill-switch f
       hasUI: rng.chance(0.5),
     }),
     async (value) => {
-      const session = treeSession();
+      const session = createSession<RawEntry>([], "tree-session");
       for (const entry of value.prefix) session.append(entry);
       session.append({ type: "message", message: { role: "user", content: "Do the work", timestamp: 1 } });
       session.append(rpivResult(value.tasks));
@@ -402,15 +402,15 @@ test(`kill switch: turn_end and context touch nothing while either kill-switch f
 
       process.env.PI_CODING_AGENT_DIR = value.where === "global" ? dirs.agentOff : dirs.agentClean;
       const off = load();
-      const offCtx = recordingContext(session, value.where === "cwd" ? dirs.cwdOff : dirs.cwdClean, value.hasUI);
+      const offCtx = createContext({ session, cwd: value.where === "cwd" ? dirs.cwdOff : dirs.cwdClean, hasUI: value.hasUI });
       assert.equal(await off.turnEnd({ ...SETTLE }, offCtx), undefined, "turn_end does nothing");
       assert.equal(await off.context({ type: "context", messages }, offCtx), undefined, "context does nothing");
-      assert.deepEqual(offCtx.notices, [], "no notify");
-      assert.deepEqual(offCtx.statuses, [], "no footer");
+      assert.deepEqual(offCtx.ui.notifications, [], "no notify");
+      assert.deepEqual(offCtx.ui.statuses, [], "no footer");
 
       process.env.PI_CODING_AGENT_DIR = dirs.agentClean;
       const on = load();
-      const onCtx = recordingContext(session, dirs.cwdClean, value.hasUI);
+      const onCtx = createContext({ session, cwd: dirs.cwdClean, hasUI: value.hasUI });
       const result = await on.turnEnd({ ...SETTLE }, onCtx);
       assert.equal(result?.continue, true, "without the kill switch the same turn continues");
       assert.ok(await on.context({ type: "context", messages }, onCtx), "without the kill switch the marker before the human message is dropped");
@@ -470,10 +470,10 @@ test(`junk: turn_end, context, todo_loop_block and /todoloop never fail on junk 
     }),
     async (value) => {
       process.env.PI_CODING_AGENT_DIR = CONFIGS[value.config]?.dir;
-      const session = treeSession();
+      const session = createSession<RawEntry>([], "tree-session");
       for (const entry of value.entries) session.append(entry);
       const { turnEnd, context, pi } = load();
-      const ctx = recordingContext(session, dirs.cwdClean);
+      const ctx = createContext({ session, cwd: dirs.cwdClean });
       const event = value.event as Parameters<TurnEndHandler>[0];
       const result = await turnEnd(event, ctx);
       if (result !== undefined) {
@@ -493,9 +493,9 @@ test(`junk: turn_end, context, todo_loop_block and /todoloop never fail on junk 
         assert.match(error instanceof Error ? error.message : String(error), /needs a non-empty reason/, "the only error the tool raises is an empty reason");
       }
       await pi.command("todoloop").handler(value.args as string, ctx);
-      const failures = ctx.notices.filter((notice) => / failed \(/.test(notice.message));
+      const failures = ctx.ui.notifications.filter((notice) => / failed \(/.test(notice.message));
       assert.deepEqual(failures, [], "no handler hit an internal error");
-      for (const notice of ctx.notices) {
+      for (const notice of ctx.ui.notifications) {
         if (notice.type === "error") assert.match(notice.message, /unknown sub-command/, "the only error notice is an unknown sub-command");
       }
     },
@@ -561,12 +561,12 @@ test(`reader: incremental reads agree with full reads over random appends, /tree
   let reads = 0;
   const changes: Record<BranchChange, number> = { first: 0, same: 0, appended: 0, switched: 0 };
   const count = forAll("reader-agrees", CASES, genReaderOps, (ops) => {
-    const session = treeSession();
+    const session = createSession<RawEntry>([], "tree-session");
     const reader = createBranchReader();
     let seenLeaf: string | null | undefined;
     for (const step of ops) {
       if (step.op === "append") for (const entry of step.entries) session.append(entry);
-      else if (step.op === "move") session.moveTo(step.to === null ? null : `t${step.to}`);
+      else if (step.op === "move") session.moveTo(step.to === null ? null : `n${step.to}`);
       else {
         const branch = session.getBranch();
         const leaf = session.getLeafId();
@@ -670,7 +670,7 @@ test(`context hook: only drops markers followed by a user-role message, never ch
 test(`context hook: returns the same array when it drops nothing, and the handler then returns undefined (${CASES} cases)`, async (t) => {
   let unchanged = 0;
   const { context } = load();
-  const ctx = recordingContext(treeSession(), dirs.cwdClean);
+  const ctx = createContext({ session: createSession<RawEntry>([], "tree-session"), cwd: dirs.cwdClean });
   const count = await forAllAsync("context-same-array", CASES, genMessages, async (messages) => {
     const kept = filterMarkers(messages);
     const result = await context({ type: "context", messages }, ctx);

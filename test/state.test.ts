@@ -207,7 +207,7 @@ test("reader: fixture rpiv-todo/harness-rejected-calls (a rejected and an errore
 test("reader: every fixture read entry by entry through the incremental reader ends where a full read does", () => {
   for (const file of allFixtures()) {
     const entries = fixture(file);
-    const session = createSession([], "s");
+    const session = createSession<Entry>([], "s");
     const reader = createBranchReader();
     let last: Snapshot = EMPTY_SNAPSHOT;
     for (const entry of entries) {
