@@ -24,6 +24,8 @@ export const criogaidPiTodos: TodoSource = {
   id: "criogaid-pi-todos",
   label: "pi-todos 0.1",
   toolNames: ["todo"],
+  resultsCarryList: true,
+  stateTypes: [],
   read(entry: SessionEntryLike): TodoList | undefined {
     const result = successfulToolResult(entry);
     if (!result || result.toolName !== "todo" || "nextId" in result.details) return undefined;
@@ -52,6 +54,8 @@ export const criogaidPiTodosTasks: TodoSource = {
   id: "criogaid-pi-todos-tasks",
   label: "pi-todos tasks",
   toolNames: ["TaskCreate", "TaskUpdate", "TaskGet", "TaskList"],
+  resultsCarryList: false,
+  stateTypes: ["pi-todos-tasks"],
   read(entry: SessionEntryLike): TodoList | undefined {
     const state = customData(entry, "pi-todos-tasks");
     if (!state || !isRecord(state.data) || state.data.version !== 1) return undefined;

@@ -21,6 +21,8 @@ export const ianPascoePiTodo: TodoSource = {
   id: "ian-pascoe-pi-todo",
   label: "@ian-pascoe/pi-todo",
   toolNames: ["todo"],
+  resultsCarryList: false,
+  stateTypes: ["pi-todo-state"],
   read(entry: SessionEntryLike): TodoList | undefined {
     const state = customData(entry, "pi-todo-state");
     if (!state || !isRecord(state.data) || typeof state.data.nextId !== "number") return undefined;

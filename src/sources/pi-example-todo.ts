@@ -23,6 +23,8 @@ export const piExampleTodo: TodoSource = {
   id: "pi-example-todo",
   label: "pi example todo",
   toolNames: ["todo"],
+  resultsCarryList: true,
+  stateTypes: [],
   read(entry: SessionEntryLike): TodoList | undefined {
     const result = successfulToolResult(entry);
     if (!result || result.toolName !== "todo") return undefined;

@@ -33,6 +33,8 @@ export const quangthaiPiTodo: TodoSource = {
   id: "quangthai-pi-todo",
   label: "@nguyenquangthai/pi-todo",
   toolNames: ["todo_write", "todo_update", "todo_read", "todowrite", "todoread"],
+  resultsCarryList: false,
+  stateTypes: ["pi-todo.state"],
   read(entry: SessionEntryLike): TodoList | undefined {
     const state = customData(entry, "pi-todo.state");
     if (state) {

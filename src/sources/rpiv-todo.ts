@@ -41,6 +41,8 @@ export const rpivTodo: TodoSource = {
   id: "rpiv-todo",
   label: "rpiv-todo",
   toolNames: ["todo"],
+  resultsCarryList: true,
+  stateTypes: ["rpiv-todo-state", "rpiv-todo-clear"],
   read(entry: SessionEntryLike): TodoList | undefined {
     if (customData(entry, "rpiv-todo-clear")) return list([]);
     const state = customData(entry, "rpiv-todo-state");

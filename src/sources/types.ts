@@ -10,7 +10,10 @@ export type SourceId =
   | "pi-example-todo"
   | "quangthai-pi-todo"
   | "criogaid-pi-todos"
-  | "criogaid-pi-todos-tasks";
+  | "criogaid-pi-todos-tasks"
+  | "zhushanwen-pi-todo"
+  | "plan-mode"
+  | "tintinweb-pi-tasks";
 
 /** One task as every source reads: deleted tasks (tombstones) are never tasks. */
 export interface Task {
@@ -26,6 +29,8 @@ export interface TodoList {
   /** The tool the model uses for this list, named in the nudge (a fixed set of names per source). */
   readonly tool: string;
   readonly tasks: readonly Task[];
+  /** pi's plan-mode while it is only planning (read-only): the loop never continues on it. */
+  readonly planning?: boolean;
 }
 
 /** What one successful todo call did, for the "list emptied" warnings. */
@@ -35,10 +40,32 @@ export interface TodoSource {
   readonly id: SourceId;
   /** How `/todoloop` names the source. */
   readonly label: string;
-  /** Tool names this source registers (used only to explain a missing list, never to recognise one). */
+  /**
+   * Tool names this source registers: to explain a missing list, to tell whether the tool is within the
+   * model's reach (SPEC §4.6), and — with `resultsCarryList` — which results should carry the list.
+   * Never used to recognise a list on its own. Empty for a source with no tool (plan-mode).
+   */
   readonly toolNames: readonly string[];
+  /**
+   * Whether every successful result of the source's tool carries the full list (the list lives in tool
+   * results). Then a successful result of that tool no adapter can read, or a codemode script that
+   * called the tool, leaves the list out of date (SPEC §9). False for sources whose state lives in
+   * `custom` entries: those land whoever called the tool.
+   */
+  readonly resultsCarryList: boolean;
+  /**
+   * `customType`s of the `custom` entries this source keeps its state in. An entry of one of these
+   * types that no adapter reads (an unknown status, a new shape) leaves the list out of date.
+   */
+  readonly stateTypes: readonly string[];
   /** The full list this entry persists, or undefined when the entry is not this source's state. */
   read(entry: SessionEntryLike): TodoList | undefined;
+  /**
+   * Folds a settle's own reply (its text and thinking) into a list this source wrote, for sources whose
+   * tasks are closed by what the model writes rather than by a tool call (plan-mode's `[DONE:n]`).
+   * Must be idempotent: the source's own entry for the same reply may already have applied it.
+   */
+  applyReply?(list: TodoList, reply: string): TodoList;
   /** What a successful tool result of this source did, or undefined when it is not this source's. */
   classify(result: ToolResultLike): CallKind | undefined;
 }
