@@ -5,7 +5,8 @@
  * 1. Whole terminal escape sequences, 7-bit (ESC …) and 8-bit (C1):
  *    - CSI `ESC [` / U+009B, parameter and intermediate bytes 0x20–0x3F, one final byte 0x40–0x7E;
  *    - OSC `ESC ]` / U+009D, DCS `ESC P` / U+0090, SOS `ESC X` / U+0098, PM `ESC ^` / U+009E and
- *      APC `ESC _` / U+009F with their payload, up to BEL, ST (`ESC \` or U+009C) or the end of the text;
+ *      APC `ESC _` / U+009F with their payload, up to BEL or ST (`ESC \` or U+009C); another ESC, CAN,
+ *      SUB or C1 control ends the payload early, and an unterminated one runs to the end of the text;
  *    - `ESC`, intermediate bytes 0x20–0x2F, a final byte 0x30–0x7E (`ESC ( B`, `ESC # 8`);
  *    - `ESC` and one byte 0x30–0x7E (`ESC =`, `ESC 7`, `ESC c`, `ESC \`).
  *    A sequence cut short (by another control or by the end of the text) is removed as far as it got.
@@ -18,7 +19,9 @@
  *    U+180B–U+180F, variation selectors U+FE00–U+FE0F and U+E0100–U+E01EF, U+E0000–U+E0FFF) and every
  *    noncharacter (U+FDD0–U+FDEF, U+xFFFE, U+xFFFF). One exception: U+FE0E / U+FE0F directly after an
  *    emoji (once the rest is removed) stays, because that is how ⚠️ or ❤️ is written.
- * Then runs of spaces collapse, the ends are trimmed and the length is capped by code point with "…".
+ * Then runs of spaces collapse, the ends are trimmed and the length is capped by code point, the last
+ * one "…" when cut. What is left of ordinary text (any script, combining marks, emoji, CJK, private
+ * use, no-break and ideographic spaces) is unchanged.
  * The classes are Unicode properties, so they follow the Unicode version of the running Node.
  */
 
@@ -26,10 +29,10 @@ const MAX_SHOWN = 200;
 
 const ESCAPE_SEQUENCE = new RegExp(
   [
-    "(?:\\x1b\\[|\\x9b)[\\x20-\\x3f]*[\\x40-\\x7e]?",
-    "(?:\\x1b[\\]PX^_]|[\\x90\\x98\\x9d\\x9e\\x9f])[^\\x07\\x18\\x1a\\x1b\\x80-\\x9f]*(?:\\x07|\\x1b\\\\|\\x9c)?",
-    "\\x1b[\\x20-\\x2f]+[\\x30-\\x7e]?",
-    "\\x1b[\\x30-\\x7e]?",
+    /(?:\x1b\[|\x9b)[\x20-\x3f]*[\x40-\x7e]?/.source, // CSI
+    /(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x18\x1a\x1b\x80-\x9f]*(?:\x07|\x1b\\|\x9c)?/.source, // OSC DCS SOS PM APC
+    /\x1b[\x20-\x2f]+[\x30-\x7e]?/.source, // nF
+    /\x1b[\x30-\x7e]?/.source, // Fp Fe Fs, or a lone ESC
   ].join("|"),
   "gu",
 );
