@@ -104,15 +104,14 @@ test("rpiv-todo tasks with hostile subjects deleted in a todo-only turn: the del
   await withRpc(t.signal, { script }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     const notices = loopNotifies(rpc.notifies);
-    assert.equal(notices.length, 1, JSON.stringify(notices));
-    assert.equal(notices[0]?.notifyType, "warning");
-    const message = notices[0]?.message ?? "";
-    assert.match(message, /^todo loop: 2 tasks were deleted rather than completed: "Fix login bug", "Write docs"\./);
-    assertClean(message);
+    const warnings = notices.filter((notice) => notice.message.includes("deleted rather than completed"));
+    assert.equal(warnings.length, 1, JSON.stringify(notices));
+    assert.equal(warnings[0]?.notifyType, "warning");
+    assert.match(warnings[0]?.message ?? "", /^todo loop: 2 tasks were deleted rather than completed: "Fix login bug", "Write docs"\./);
+    for (const notice of notices) assertClean(notice.message);
     const entries = sessionEntries(box);
     for (const subject of subjects) assert.ok(holds(entries, subject), "rpiv-todo kept the raw subject");
     assert.deepEqual(markerRounds(entries), [1]);
-    assert.deepEqual(stopReasons(entries), ["stopped: no list (the list was emptied: its tasks were deleted or cleared)"]);
     checkInvariants(box, { script, taskTexts: subjects });
   });
 });
