@@ -1,0 +1,288 @@
+/**
+ * Mutation testing of the unit tests: runs Stryker over each source file with the unit test files that
+ * pin it, and prints the score per file and per group.
+ *
+ * - Stryker is installed on demand into .mutation/ (gitignored) at a pinned version, the way
+ *   scripts/compat.ts installs older pi into .compat/; it is not a devDependency. Reports, sandboxes and
+ *   generated configs live there too.
+ * - The command runner runs `node --test <test files>` for every mutant; there is no TypeScript checker
+ *   (TypeScript 7 has no JS API) and the tsconfig rewriting step is pointed at a file that does not
+ *   exist. Only src/, test/ (without the end-to-end and terminal suites), package.json and tsconfig.json
+ *   are copied into the sandbox.
+ * - String-literal mutants of src/text.ts are excluded: its English is pinned by test/text.test.ts.
+ * - Runs one file at a time with concurrency 1. Takes tens of minutes for every file; not part of CI.
+ *
+ *   npm run test:mutation                          every file
+ *   npm run test:mutation -- src/loop.ts src/text.ts   only the named files
+ *   npm run test:mutation -- --survivors ...       also list each surviving mutant
+ *
+ * Exits non-zero when Stryker fails or a group is below its target score.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const WORK = join(ROOT, ".mutation");
+const STRYKER = "10.1.1";
+
+interface Target {
+  /** The source file mutated, relative to the root. */
+  readonly file: string;
+  /** The unit test files that pin it. */
+  readonly tests: readonly string[];
+  readonly group: GroupName;
+  /** Stryker mutator names not generated for this file. */
+  readonly excluded?: readonly string[];
+}
+
+type GroupName = "core" | "support";
+
+const GROUPS: Record<GroupName, { readonly label: string; readonly target: number }> = {
+  core: { label: "loop + state + sources + question", target: 95 },
+  support: { label: "config + text + sanitize", target: 90 },
+};
+
+const SOURCE_TESTS = ["test/sources.test.ts", "test/state.test.ts"];
+
+const TARGETS: readonly Target[] = [
+  { file: "src/loop.ts", tests: ["test/loop.test.ts", "test/property.test.ts", "test/context-hook.test.ts"], group: "core" },
+  { file: "src/question.ts", tests: ["test/question.test.ts"], group: "core" },
+  { file: "src/state.ts", tests: ["test/state.test.ts", "test/property.test.ts"], group: "core" },
+  { file: "src/sources/types.ts", tests: SOURCE_TESTS, group: "core" },
+  { file: "src/sources/index.ts", tests: SOURCE_TESTS, group: "core" },
+  { file: "src/sources/rpiv-todo.ts", tests: SOURCE_TESTS, group: "core" },
+  { file: "src/sources/ian-pascoe-pi-todo.ts", tests: SOURCE_TESTS, group: "core" },
+  { file: "src/sources/pi-example-todo.ts", tests: SOURCE_TESTS, group: "core" },
+  { file: "src/sources/quangthai-pi-todo.ts", tests: SOURCE_TESTS, group: "core" },
+  { file: "src/sources/criogaid-pi-todos.ts", tests: SOURCE_TESTS, group: "core" },
+  { file: "src/config.ts", tests: ["test/config.test.ts"], group: "support" },
+  { file: "src/text.ts", tests: ["test/text.test.ts"], group: "support", excluded: ["StringLiteral"] },
+  { file: "src/sanitize.ts", tests: ["test/sanitize.test.ts"], group: "support" },
+];
+
+/** Adapter files added under src/sources/ later are pinned like the others. */
+function sourceTargets(): Target[] {
+  const known = new Set(TARGETS.map((target) => target.file));
+  const dir = join(ROOT, "src", "sources");
+  const found: Target[] = [];
+  for (const name of existsSync(dir) ? readdirSync(dir).sort() : []) {
+    const file = `src/sources/${name}`;
+    if (name.endsWith(".ts") && !known.has(file)) found.push({ file, tests: SOURCE_TESTS, group: "core" });
+  }
+  return found;
+}
+
+interface Counts {
+  mutants: number;
+  killed: number;
+  survived: number;
+  timeout: number;
+  noCoverage: number;
+  /** Compile and runtime errors, ignored mutants: not part of the score. */
+  other: number;
+}
+
+interface Survivor {
+  readonly line: number;
+  readonly column: number;
+  readonly mutator: string;
+  readonly replacement: string;
+  readonly status: string;
+}
+
+function emptyCounts(): Counts {
+  return { mutants: 0, killed: 0, survived: 0, timeout: 0, noCoverage: 0, other: 0 };
+}
+
+function add(into: Counts, from: Counts): void {
+  into.mutants += from.mutants;
+  into.killed += from.killed;
+  into.survived += from.survived;
+  into.timeout += from.timeout;
+  into.noCoverage += from.noCoverage;
+  into.other += from.other;
+}
+
+/** Stryker's mutation score: detected (killed or timed out) over valid (detected, survived, no coverage). */
+function score(counts: Counts): number {
+  const valid = counts.killed + counts.timeout + counts.survived + counts.noCoverage;
+  return valid === 0 ? 100 : ((counts.killed + counts.timeout) / valid) * 100;
+}
+
+function installedVersion(): string | undefined {
+  try {
+    const manifest: { version?: unknown } = JSON.parse(readFileSync(join(WORK, "node_modules", "@stryker-mutator", "core", "package.json"), "utf8"));
+    return typeof manifest.version === "string" ? manifest.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Installs Stryker into .mutation/ unless the pinned version is already there. */
+function ensureStryker(): string {
+  const bin = join(WORK, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js");
+  if (installedVersion() === STRYKER && existsSync(bin)) return bin;
+  console.log(`installing @stryker-mutator/core ${STRYKER} into ${WORK}`);
+  mkdirSync(WORK, { recursive: true });
+  const manifest = { name: "pi-todo-loop-mutation", private: true, dependencies: { "@stryker-mutator/core": STRYKER } };
+  writeFileSync(join(WORK, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  const result = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: WORK, stdio: "inherit" });
+  if (result.status !== 0) throw new Error(`npm install of Stryker failed (exit ${result.status ?? result.signal})`);
+  if (installedVersion() !== STRYKER || !existsSync(bin)) throw new Error(`Stryker ${STRYKER} is not in ${WORK} after the install`);
+  return bin;
+}
+
+function slug(file: string): string {
+  return file.replace(/^src\//, "").replace(/\.ts$/, "").replace(/[^A-Za-z0-9]+/g, "-");
+}
+
+function strykerConfig(target: Target, report: string): Record<string, unknown> {
+  const command = [JSON.stringify(process.execPath), "--test", "--test-reporter=dot", "--test-concurrency=1", ...target.tests].join(" ");
+  return {
+    $schema: "./node_modules/@stryker-mutator/core/schema/stryker-schema.json",
+    testRunner: "command",
+    commandRunner: { command },
+    coverageAnalysis: "off",
+    mutate: [target.file],
+    checkers: [],
+    // TypeScript 7 has no JS API: no checker, no `// @ts-nocheck` insertion, no tsconfig rewriting.
+    disableTypeChecks: false,
+    tsconfigFile: ".mutation/no-tsconfig.json",
+    mutator: { excludedMutations: [...(target.excluded ?? [])] },
+    ignorePatterns: ["/*", "!/src", "!/test", "!/package.json", "!/tsconfig.json", "/test/e2e", "/test/tui"],
+    concurrency: 1,
+    tempDirName: ".mutation/tmp",
+    cleanTempDir: "always",
+    reporters: ["json", "progress"],
+    jsonReporter: { fileName: report },
+    plugins: [],
+    warnings: { slow: false },
+  };
+}
+
+function readReport(path: string): { counts: Counts; survivors: Survivor[] } {
+  const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
+  const counts = emptyCounts();
+  const survivors: Survivor[] = [];
+  const files = isObject(parsed) && isObject(parsed.files) ? parsed.files : {};
+  for (const file of Object.values(files)) {
+    const mutants = isObject(file) && Array.isArray(file.mutants) ? file.mutants : [];
+    for (const mutant of mutants) {
+      if (!isObject(mutant)) continue;
+      const status = String(mutant.status);
+      counts.mutants += 1;
+      if (status === "Killed") counts.killed += 1;
+      else if (status === "Survived") counts.survived += 1;
+      else if (status === "Timeout") counts.timeout += 1;
+      else if (status === "NoCoverage") counts.noCoverage += 1;
+      else counts.other += 1;
+      if (status === "Survived" || status === "NoCoverage") {
+        const start = isObject(mutant.location) && isObject(mutant.location.start) ? mutant.location.start : {};
+        survivors.push({
+          line: Number(start.line),
+          column: Number(start.column),
+          mutator: String(mutant.mutatorName),
+          replacement: String(mutant.replacement ?? ""),
+          status,
+        });
+      }
+    }
+  }
+  survivors.sort((a, b) => a.line - b.line || a.column - b.column);
+  return { counts, survivors };
+}
+
+function isObject(value: unknown): value is { readonly [key: string]: unknown } {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+interface FileResult {
+  readonly target: Target;
+  readonly counts: Counts;
+  readonly survivors: readonly Survivor[];
+  readonly seconds: number;
+  readonly failed: boolean;
+}
+
+function runTarget(bin: string, target: Target): FileResult {
+  const name = slug(target.file);
+  const report = `.mutation/reports/${name}.json`;
+  const config = join(WORK, `stryker.${name}.json`);
+  rmSync(join(ROOT, report), { force: true });
+  writeFileSync(config, `${JSON.stringify(strykerConfig(target, report), null, 2)}\n`);
+  console.log(`\n=== ${target.file} ← ${target.tests.join(" + ")} ===`);
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [bin, "run", config], { cwd: ROOT, stdio: "inherit" });
+  const seconds = (Date.now() - started) / 1000;
+  if (result.status !== 0 || !existsSync(join(ROOT, report))) {
+    console.error(`${target.file}: Stryker failed (exit ${result.status ?? result.signal})`);
+    return { target, counts: emptyCounts(), survivors: [], seconds, failed: true };
+  }
+  const { counts, survivors } = readReport(join(ROOT, report));
+  return { target, counts, survivors, seconds, failed: false };
+}
+
+function row(name: string, counts: Counts, seconds?: number): string {
+  const cells = [
+    name.padEnd(36),
+    String(counts.mutants).padStart(7),
+    String(counts.killed).padStart(7),
+    String(counts.survived).padStart(8),
+    String(counts.timeout).padStart(7),
+    String(counts.noCoverage).padStart(11),
+    `${score(counts).toFixed(1)}%`.padStart(7),
+  ];
+  if (seconds !== undefined) cells.push(`${seconds.toFixed(0)} s`.padStart(7));
+  return cells.join(" ");
+}
+
+function main(): number {
+  const args = process.argv.slice(2);
+  const listSurvivors = args.includes("--survivors");
+  const names = args.filter((arg) => !arg.startsWith("--")).map((arg) => arg.replace(/^\.\//, ""));
+  const all = [...TARGETS.filter((target) => existsSync(join(ROOT, target.file))), ...sourceTargets()];
+  const selected = names.length > 0 ? all.filter((target) => names.includes(target.file)) : all;
+  const unknown = names.filter((name) => !all.some((target) => target.file === name));
+  if (unknown.length > 0) {
+    console.error(`not a mutated file: ${unknown.join(", ")} (known: ${all.map((target) => target.file).join(", ")})`);
+    return 2;
+  }
+  const bin = ensureStryker();
+  const started = Date.now();
+  const results: FileResult[] = [];
+  for (const target of selected) results.push(runTarget(bin, target));
+  const wall = (Date.now() - started) / 1000;
+
+  console.log(`\nmutation score (Stryker ${STRYKER}, command runner, ${new Date().toISOString().slice(0, 10)}):`);
+  console.log(["file".padEnd(36), "mutants", " killed", "survived", "timeout", "no coverage", "  score", "   time"].join(" "));
+  for (const result of results) console.log(row(result.target.file + (result.failed ? " (FAILED)" : ""), result.counts, result.seconds));
+  let belowTarget = false;
+  for (const [group, { label, target }] of Object.entries(GROUPS) as [GroupName, { label: string; target: number }][]) {
+    const members = results.filter((result) => result.target.group === group);
+    if (members.length === 0) continue;
+    const total = emptyCounts();
+    for (const member of members) add(total, member.counts);
+    const partial = members.length < all.filter((known) => known.group === group).length;
+    const ok = score(total) >= target;
+    if (!ok && !partial) belowTarget = true;
+    console.log(row(`${group}: ${label}`, total) + `  target ${target}%${partial ? " (partial)" : ok ? "" : " (below)"}`);
+  }
+  console.log(`wall time: ${(wall / 60).toFixed(1)} min`);
+  if (listSurvivors) {
+    for (const result of results) {
+      for (const survivor of result.survivors) {
+        const replacement = survivor.replacement.replace(/\s+/g, " ").slice(0, 100);
+        console.log(`${result.target.file}:${survivor.line}:${survivor.column} ${survivor.mutator} ${survivor.status === "NoCoverage" ? "(no coverage) " : ""}→ ${replacement}`);
+      }
+    }
+  }
+  return results.some((result) => result.failed) ? 1 : belowTarget ? 1 : 0;
+}
+
+if (!existsSync(join(ROOT, "node_modules"))) {
+  console.error("run npm ci first");
+  process.exit(2);
+}
+process.exitCode = main();
