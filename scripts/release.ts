@@ -439,7 +439,8 @@ async function scriptedRun(user: User, name: string, script: ScriptStep[]): Prom
   const requestsPath = join(dir, "requests.jsonl");
   writeFileSync(scriptPath, JSON.stringify(script));
   const env = { ...user.offline, PI_TODO_LOOP_SCRIPT: scriptPath, PI_TODO_LOOP_REQUESTS: requestsPath };
-  const box: Sandbox = { root: dir, home: user.home, agentDir: user.agentDir, cwd: user.cwd, sessionDir, scriptPath, requestsPath, env, cleanup: () => {} };
+  // No todo-loop.json: markers are displayed, as the default `transcript` has it.
+  const box: Sandbox = { root: dir, home: user.home, agentDir: user.agentDir, cwd: user.cwd, sessionDir, scriptPath, requestsPath, env, transcript: true, cleanup: () => {} };
   const args = ["-e", SCRIPTED_MODEL, "-e", RPIV_TODO, "--provider", "faux", "--model", "faux-1", "--session-dir", sessionDir, "-p", "Do the work"];
   const ran = await pi(user, args, env);
   ensure(ran.code === 0, `the scripted session (${name}) failed (exit ${ran.code})`, shown(ran));
