@@ -15,7 +15,9 @@
  *     published; `pi update --extensions` (online: under PI_OFFLINE it skips and still exits 0, so the
  *     installed package.json is what is checked); the next fresh interactive start shows pi's "Extension
  *     Updates" block with that entry, read from the terminal and printed.
- *  5. `pi remove npm:pi-todo-loop`; `pi list` no longer has it and the next run loads nothing of it.
+ *  5. `pi remove npm:pi-todo-loop`; `pi list` no longer has it and the next run loads nothing of it;
+ *     the session of step 3, resumed in tmux, shows its displayed marker as pi's plain custom message
+ *     (label and fixed sentence), as README's Uninstall section says.
  *
  * The user's pi and npm reach nothing but 127.0.0.1: their HTTP(S) proxy is a trap on 127.0.0.1 that
  * refuses and counts every request (NO_PROXY keeps the local registry direct); sessions and terminal
@@ -39,7 +41,10 @@ import { changelogProblems } from "./changelog.ts";
 import {
   checkInvariants,
   createTasks,
+  MARKER_TYPE,
   markerDetails,
+  markers,
+  NUDGE_PREFIX,
   PI_CLI,
   RPIV_TODO,
   requests,
@@ -479,15 +484,16 @@ function updatesBlock(screen: string): string[] | undefined {
 }
 
 /**
- * One fresh interactive pi start in tmux (a new session: no `-c`): waits until the screen satisfies
- * `ready` and then holds still, returns that screen, and quits with ctrl+d.
+ * One interactive pi start in tmux: a fresh one (a new session in a session dir of its own, no `-c`),
+ * or `resume` opens that session file. Waits until the screen satisfies `ready` and then holds still,
+ * returns that screen, and quits with ctrl+d.
  */
-async function interactiveStart(user: User, name: string, ready: (screen: string) => boolean, what: string): Promise<{ screen: string; seconds: number; quit: string }> {
+async function interactiveStart(user: User, name: string, ready: (screen: string) => boolean, what: string, resume?: string): Promise<{ screen: string; seconds: number; quit: string }> {
   const sessionDir = join(user.root, `tui-${name}`, "sessions");
   mkdirSync(sessionDir, { recursive: true });
   const started = Date.now();
   const terminal = startTerminal({
-    command: [process.execPath, PI_CLI, "-e", SCRIPTED_MODEL, "--provider", "faux", "--model", "faux-1", "--session-dir", sessionDir],
+    command: [process.execPath, PI_CLI, "-e", SCRIPTED_MODEL, "--provider", "faux", "--model", "faux-1", ...(resume ? ["--session", resume] : ["--session-dir", sessionDir])],
     cwd: user.cwd,
     env: user.offline,
     width: 140,
@@ -711,6 +717,21 @@ async function main(root: string, registryHolder: { registry?: Registry; trap?: 
     attempt(() => checkInvariants(after.box, { script: script2 }), evidence2);
     process.stdout.write(`${indent(listAfter.stdout)}\n`);
     done(started, `pi list: "${listAfter.stdout.trim()}"; the next run: ${requests(after.box).length} model requests, no todo-loop entry, no todo_loop_block; settings.json still records changelog version ${kept ?? "none"}`);
+
+    // README (Uninstall): without the package pi shows a displayed marker of an old session as a plain
+    // custom message, its label and fixed sentence; a hidden one stays hidden.
+    started = begin("old session without the package");
+    const oldMarker = markers(entries)[0];
+    const displayed = oldMarker?.display === true;
+    const oldSession = await interactiveStart(user, "resumed", (screen) => screen.includes("Done.") && screen.includes("faux-1"), "the resumed session's last reply", sessionFile(session.box));
+    const label = `[${MARKER_TYPE}]`;
+    const showsMarker = oldSession.screen.includes(label) && oldSession.screen.includes(NUDGE_PREFIX);
+    ensure(showsMarker === displayed, `the old marker (display: ${oldMarker?.display}) is ${showsMarker ? "" : "not "}shown as "${label}" + "${NUDGE_PREFIX}"`, oldSession.screen);
+    ensure(!oldSession.screen.includes(`${NAME}:src`), `the resumed session still loads ${NAME}`, oldSession.screen);
+    const screenLines = oldSession.screen.split("\n");
+    const labelAt = screenLines.findIndex((line) => line.includes(label));
+    if (displayed) process.stdout.write(`${indent(screenLines.slice(labelAt, labelAt + 5).filter((line) => line.trim() !== "").slice(0, 3).join("\n"))}\n`);
+    done(started, `the old marker (display: ${oldMarker?.display}) ${displayed ? `shows as a plain custom message "${label}" + its fixed sentence` : "stays hidden"}; ${oldSession.quit}`);
 
     ensure(trap.seen.length === 0, `the user's pi or npm tried to reach beyond 127.0.0.1 ${trap.seen.length} times`, trap.seen.join("\n"));
     summary.push(`network: 0 requests beyond 127.0.0.1 reached the proxy trap`);
