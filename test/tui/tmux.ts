@@ -8,6 +8,8 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 
 export interface TerminalOptions {
   /** The program and its arguments. */
@@ -49,8 +51,15 @@ function tmux(socket: string, args: readonly string[], env?: Readonly<Record<str
   return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env: env ? { ...env } : undefined, stdio: ["ignore", "pipe", "pipe"] });
 }
 
+/** Where tmux keeps a `-L` socket: `$TMUX_TMPDIR` (else /tmp) / `tmux-<uid>` / name. */
+function socketPath(socket: string): string {
+  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
+  return join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${uid}`, socket);
+}
+
 function killServer(socket: string): void {
   spawnSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" });
+  rmSync(socketPath(socket), { force: true });
   live.delete(socket);
 }
 
