@@ -319,11 +319,11 @@ test("criogaid 0.1.0: classify calls its results unlabelled", () => {
   assert.equal(criogaidPiTodos.classify(toolResultMessage("todo", { todos: [], nextId: 1 })), undefined);
 });
 
-test("criogaid tasks: pi-todos-tasks version 1 entries are the list; deleted tasks are dropped", () => {
+test("criogaid tasks: pi-todos-tasks version 1 entries are the list; pending and in_progress are open", () => {
   const list = criogaidPiTodosTasks.read(
     criogaidTasksState([
       { id: "1", subject: "a", status: "pending" },
-      { id: "2", subject: "b", status: "deleted" },
+      { id: "2", subject: "b", status: "in_progress" },
       { id: "3", subject: "c", status: "completed" },
     ]),
   );
@@ -331,9 +331,10 @@ test("criogaid tasks: pi-todos-tasks version 1 entries are the list; deleted tas
   assert.equal(list?.tool, "TaskUpdate");
   assert.deepEqual(summary(list), [
     ["1", "a", true],
+    ["2", "b", true],
     ["3", "c", false],
   ]);
-  assert.equal(criogaidPiTodosTasks.read({ type: "custom", customType: "pi-todos-tasks", data: { version: 2, tasks: [] } }), undefined);
+  assert.equal(criogaidPiTodosTasks.read({ type: "custom", customType: "pi-todos-tasks", data: { version: 2, tasks: [], highWaterMark: 0 } }), undefined);
 });
 
 test("criogaid tasks: classify reads TaskUpdate status changes; a failed update is not classified", () => {
