@@ -1,8 +1,9 @@
 /**
  * pi's example `todo` extension (examples/extensions/todo.ts): the full list in every tool result as
  * `details.todos` of `{ id, text, done }` with a numeric `nextId`. Its actions are list, add, toggle and
- * clear; @zhushanwen/pi-todo has the same outer shape with `status` items and update/delete actions, so
- * an item with a `status` or another action word is not this tool's.
+ * clear; @zhushanwen/pi-todo has the same outer shape with `status` items, update/delete actions and
+ * `__gui__`/`_render` renderings, so an item with a `status`, another action word or a rendering is not
+ * this tool's.
  */
 import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
 import { idText, isRecord, readItems, successfulResult, successfulToolResult } from "./types.ts";
@@ -21,6 +22,8 @@ function readTask(item: unknown): Task | undefined {
 function readState(details: UnknownRecord): readonly Task[] | undefined {
   if (typeof details.nextId !== "number") return undefined;
   if (details.action !== undefined && details.action !== null && !ACTIONS.has(String(details.action))) return undefined;
+  // @zhushanwen/pi-todo's renderings; this tool has none.
+  if (details.__gui__ !== undefined || details._render !== undefined) return undefined;
   return readItems(details.todos, readTask);
 }
 

@@ -58,9 +58,10 @@ function readState(details: UnknownRecord): readonly Task[] | undefined {
   if (details.action !== undefined && (typeof details.action !== "string" || !ACTIONS.has(details.action))) return undefined;
   const items = readItems(details.todos, readItem);
   if (!items) return undefined;
-  // A list in which no item has a status (all `done`, or none at all) is pi's example's shape, unless
-  // an action only this tool has emptied it.
-  const own = items.some((item) => item.hasStatus) || (items.length === 0 && OWN_ACTIONS.has(String(details.action)));
+  // A list in which no item has a status (all `done`, or none at all) is pi's example's shape, unless an
+  // action only this tool has emptied it, or it carries this tool's rendering (`__gui__` in RPC mode, `_render` in 0.2).
+  const rendered = details.__gui__ !== undefined || details._render !== undefined;
+  const own = items.some((item) => item.hasStatus) || (items.length === 0 && (rendered || OWN_ACTIONS.has(String(details.action))));
   return own ? items.map((item) => item.task) : undefined;
 }
 
