@@ -220,10 +220,17 @@ export interface CriogaidTask {
   id: string;
   subject: string;
   status: string;
+  description?: string;
+  blocks?: string[];
+  blockedBy?: string[];
+  [key: string]: unknown;
 }
 
-export function criogaidTasksState(tasks: CriogaidTask[]): CustomEntry {
-  return { type: "custom", customType: "pi-todos-tasks", data: { version: 1, tasks, highWaterMark: tasks.length } };
+/** A `pi-todos-tasks` snapshot; each task gets the `description`, `blocks` and `blockedBy` the tool always saves. */
+export function criogaidTasksState(tasks: CriogaidTask[], highWaterMark?: number): CustomEntry {
+  const saved = tasks.map((item) => ({ description: "", blocks: [], blockedBy: [], ...item }));
+  const mark = highWaterMark ?? Math.max(0, ...tasks.map((item) => Number(item.id)).filter(Number.isFinite));
+  return { type: "custom", customType: "pi-todos-tasks", data: { version: 1, tasks: saved, highWaterMark: mark } };
 }
 
 // ---- the loop's own footprints --------------------------------------------------------------------
