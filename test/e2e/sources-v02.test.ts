@@ -95,10 +95,7 @@ test("@zhushanwen/pi-todo's shape (status items in every todo result): one marke
   });
 });
 
-// Waits for the reader to take the list from `readTasksFile` (src/sources/tintinweb-pi-tasks.ts).
-const TINTINWEB_WIRED = process.env.PI_TODO_LOOP_TINTINWEB_WIRED === "1" ? false : "needs the task file read into the snapshot";
-
-test("@tintinweb/pi-tasks' shape (no details, the list in the session's task file): one marker naming TaskList/TaskUpdate, completing every task ends with stopped: list is clear", { timeout: SCENARIO_TIMEOUT_MS, todo: TINTINWEB_WIRED }, async (t) => {
+test("@tintinweb/pi-tasks' shape (no details, the list in the session's task file): one marker naming TaskList/TaskUpdate, completing every task ends with stopped: list is clear", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
   await continueAndStop(t, TINTINWEB, (run) => {
     const results = run.entries.filter((entry) => entry.message?.role === "toolResult" && entry.message.toolName?.startsWith("Task"));
     assert.ok(results.length >= 3 && results.every((result) => result.message?.details === undefined), "its results carry no details");
