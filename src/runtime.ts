@@ -3,12 +3,12 @@
  * the branch), gathering the facts a decision needs (config, kill switch, branch snapshot, list, tools),
  * and the few effects on pi's UI (notify, footer). Nothing here decides anything.
  */
-import { configPath, killSwitch, loadConfig } from "./config.ts";
+import { agentDir, configPath, killSwitch, loadConfig } from "./config.ts";
 import type { Config } from "./config.ts";
 import { align } from "./loop.ts";
 import type { BranchFacts, ListState, MarkerDraft, Memory, ToolFacts } from "./loop.ts";
 import type { ContextLike, CustomMessageLike, NotifyType, PiLike } from "./pi.ts";
-import { TODO_TOOL_NAMES } from "./sources/index.ts";
+import { readTasksFile, TODO_TOOL_NAMES } from "./sources/index.ts";
 import { createBranchReader, listState, MARKER_TYPE } from "./state.ts";
 import type { BranchReader, Snapshot } from "./state.ts";
 import { footerText, nudgeText, sanitize } from "./text.ts";
@@ -123,11 +123,24 @@ export function createRuntime(pi: PiLike): Runtime {
     return { active, registered };
   }
 
+  /**
+   * A list kept in a file rather than on the branch (@tintinweb/pi-tasks), read when the branch holds
+   * none. The file is not branch-aware: it is the tool's list for this session and directory now.
+   */
+  function withFileList(snapshot: Snapshot, ctx: ContextLike): Snapshot {
+    if (snapshot.list || snapshot.outOfDate) return snapshot;
+    const found = readTasksFile({ cwd: ctx.cwd, agentDir: agentDir(), sessionId: sessionId(ctx), env: process.env });
+    if (!found) return snapshot;
+    if (found.list === "unreadable") return { ...snapshot, outOfDate: "unreadable" };
+    const open = found.list.tasks.some((task) => task.open);
+    return { ...snapshot, list: found.list, hadWork: snapshot.hadWork || open };
+  }
+
   function gather(ctx: ContextLike): Facts {
     const loaded = loadConfig(configPath());
     const session = sessionOf(ctx);
     const read = session.reader.read(ctx.sessionManager);
-    const snapshot = read.snapshot;
+    const snapshot = withFileList(read.snapshot, ctx);
     const toolFacts = tools();
     const switched = read.change === "switched";
     const branch = branchFacts(snapshot);

@@ -221,7 +221,8 @@ function onToolResult(state: Mutable<Snapshot>, entry: SessionEntryLike, message
   const { toolName } = message;
   if (typeof toolName !== "string" || message.isError === true || !TODO_TOOL_NAMES.has(toolName)) return;
   state.todoToolUsed = true;
-  if (readList(entry)) return;
+  // Only results that should carry a list can be unreadable ones.
+  if (!RESULT_TOOL_NAMES.has(toolName) || readList(entry)) return;
   state.unreadTodoResults = true;
   const source = state.list ? sourceOf(state.list.source) : undefined;
   // A successful result of the list's own tool that should carry the list, but cannot be read.
