@@ -267,3 +267,65 @@ test("killSwitch: a directory at the kill-switch path also counts (it exists)", 
   mkdirSync(join(agent, "todo-loop-off"));
   assert.equal(killSwitch(cwd, agent), join(agent, "todo-loop-off"));
 });
+
+// ---- problems name what was wrong and what is used instead ------------------------------------------
+
+test("parseConfig: a wrong-typed limit's problem says what it got and that no limit (or the default) is used", () => {
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [{ maxRounds: true }, "maxRounds must be a positive number or null (got true); using no limit"],
+    [{ maxRounds: { n: 1 } }, "maxRounds must be a positive number or null (got an object); using no limit"],
+    [{ maxRounds: [3] }, "maxRounds must be a positive number or null (got an array); using no limit"],
+    [{ maxTokens: Number.NaN }, "maxTokens must be a positive number or null (got NaN); using no limit"],
+    [{ maxCost: Number.POSITIVE_INFINITY }, "maxCost must be a positive number or null (got Infinity); using no limit"],
+    [{ maxIdleReplies: false }, "maxIdleReplies must be a positive number or null (got false); using the default 3"],
+    [{ maxMinutes: -2 }, "maxMinutes is negative (-2); using no limit"],
+    [{ maxIdleReplies: -1 }, "maxIdleReplies is negative (-1); using the default 3"],
+  ];
+  for (const [raw, problem] of cases) assert.deepEqual(parseConfig(raw).problems, [problem], JSON.stringify(raw));
+});
+
+test("parseConfig: a long string value is quoted in the problem by its first 20 characters", () => {
+  const long = `${"a".repeat(20)}${"b".repeat(30)}`;
+  assert.deepEqual(parseConfig({ maxRounds: long }).problems, [`maxRounds must be a positive number or null (got the string "${"a".repeat(20)}"); using no limit`]);
+  assert.deepEqual(parseConfig({ transcript: "yes" }).problems, ['transcript must be true or false (got the string "yes"); using true']);
+});
+
+test("parseConfig: an unknown key's problem lists every known key, and quotes the key by its first 40 characters", () => {
+  const known = "maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, stopOnQuestion, transcript";
+  assert.deepEqual(parseConfig({ maxround: 3 }).problems, [`unknown key "maxround" ignored (known: ${known})`]);
+  const key = `${"k".repeat(40)}${"z".repeat(10)}`;
+  assert.deepEqual(parseConfig({ [key]: 1 }).problems, [`unknown key "${"k".repeat(40)}" ignored (known: ${known})`]);
+});
+
+test("parseConfig: a limit of exactly 1 is a limit (one continuation, one token, one idle reply)", () => {
+  const { config, problems } = parseConfig({ maxRounds: 1, maxTokens: 1, maxIdleReplies: 1, maxCost: 1, maxMinutes: 1 });
+  assert.deepEqual(problems, []);
+  assert.deepEqual(
+    [config.maxRounds, config.maxTokens, config.maxIdleReplies, config.maxCost, config.maxMinutes],
+    [1, 1, 1, 1, 1],
+  );
+});
+
+test("parseConfig: a key present with the value undefined counts as absent (its default, no problem)", () => {
+  assert.deepEqual(parseConfig({ maxRounds: undefined, maxIdleReplies: undefined }), { config: DEFAULT_CONFIG, problems: [] });
+});
+
+test("parseConfigText: only a leading byte-order mark is dropped; one inside the text is invalid JSON", () => {
+  const result = parseConfigText('{\uFEFF"maxRounds": 3}');
+  assert.deepEqual(result.config, DEFAULT_CONFIG);
+  assertOneLineProblems(result, 1);
+  assert.match(result.problems[0] ?? "", /^invalid JSON/);
+});
+
+test("parseConfigText: the parse error's quote of the file reads as one line with single spaces", () => {
+  const result = parseConfigText('{\n    "a": x\n\n}');
+  assertOneLineProblems(result, 1);
+  const problem = result.problems[0] ?? "";
+  assert.doesNotMatch(problem, /\s{2}/, problem);
+  assert.match(problem, /"\{ "a": x \}"/, problem);
+});
+
+test("agentDir: only a file:// URL is read as a URL (pi's rule); one it cannot turn into a path is kept as written", () => {
+  assert.equal(agentDir({ PI_CODING_AGENT_DIR: "file:/srv/pi-agent" }), "file:/srv/pi-agent");
+  assert.equal(agentDir({ PI_CODING_AGENT_DIR: "file://remote-host/srv/pi-agent" }), "file://remote-host/srv/pi-agent");
+});

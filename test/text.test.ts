@@ -297,3 +297,21 @@ test("footer: cleared (undefined) when no task is open", () => {
   assert.equal(footerText(memory({ paused: true }), { kind: "none", why: "no-tool" }, DEFAULT_CONFIG, "/a/todo-loop-off"), undefined);
   assert.equal(footerText(memory(), { kind: "out-of-date", why: "codemode", open: 2, source: "rpiv-todo" }, DEFAULT_CONFIG, undefined), undefined, "an out-of-date list clears the footer");
 });
+
+// ---- boundaries of the figures and the lists in the English -----------------------------------------
+
+test("money: a dollar or more shows cents, less than a dollar four decimals", () => {
+  const cost = (used: number): string => describeReason({ kind: "limit", limit: "maxCost", used, max: 1, open: 1, stale: 0 });
+  assert.match(cost(1), /\(\$1\.00 of \$1\.00 since your message\)/);
+  assert.match(cost(0.99), /\(\$0\.9900 of \$1\.00 since your message\)/);
+});
+
+test("notice English: exactly five deleted tasks are all named, with no 'and 0 more'", () => {
+  const { message } = describeNotice({ kind: "emptied", how: "delete", count: 5, texts: ["a", "b", "c", "d", "e"] }, CONFIG);
+  assert.match(message, /completed: "a", "b", "c", "d", "e"\. No task is open/);
+});
+
+test("status report: plan mode while it is only planning reads 'none yet' with the source", () => {
+  const lines = statusText(view({ list: { kind: "planning", source: "plan-mode" }, sourceLabel: "plan mode" })).split("\n");
+  assert.equal(lines[4], "tasks open: none yet — plan mode is planning (plan mode)");
+});
