@@ -15,6 +15,7 @@
  *   npm run test:mutation                          every file
  *   npm run test:mutation -- src/loop.ts src/text.ts   only the named files
  *   npm run test:mutation -- --survivors ...       also list each surviving mutant
+ *   npm run test:mutation -- --tests=test/a.test.ts,test/b.test.ts src/x.ts   other test files for the run
  *
  * Exits non-zero when Stryker fails or a group is below its target score.
  */
@@ -242,8 +243,10 @@ function main(): number {
   const args = process.argv.slice(2);
   const listSurvivors = args.includes("--survivors");
   const names = args.filter((arg) => !arg.startsWith("--")).map((arg) => arg.replace(/^\.\//, ""));
+  const tests = args.find((arg) => arg.startsWith("--tests="))?.slice("--tests=".length).split(",").filter((file) => file !== "");
   const all = [...TARGETS.filter((target) => existsSync(join(ROOT, target.file))), ...sourceTargets()];
-  const selected = names.length > 0 ? all.filter((target) => names.includes(target.file)) : all;
+  const chosen = names.length > 0 ? all.filter((target) => names.includes(target.file)) : all;
+  const selected = tests ? chosen.map((target) => ({ ...target, tests })) : chosen;
   const unknown = names.filter((name) => !all.some((target) => target.file === name));
   if (unknown.length > 0) {
     console.error(`not a mutated file: ${unknown.join(", ")} (known: ${all.map((target) => target.file).join(", ")})`);
