@@ -377,3 +377,22 @@ export function entriesOf(parsed: unknown): Entry[] {
 
 /** The todo-shape fixtures kept with the tests: `<tool>/<name>.json`, arrays of branch entries. */
 export const FIXTURES_DIR: string = new URL("./fixtures/", import.meta.url).pathname;
+
+// ---- raw shapes, for the rules about malformed and foreign input -----------------------------------
+
+/** A `custom` entry of any type with any data (a todo tool's state entry, well-formed or not). */
+export function customEntry(customType: string, data: unknown): CustomEntry {
+  return { type: "custom", customType, data };
+}
+
+/**
+ * A tool result (by default codemode's) whose script made the given nested calls through
+ * `ctx.executeTool()`: pi keeps the calls' names and arguments, never their results.
+ */
+export function nestedCallsResult(calls: unknown[], options: { complete?: boolean; toolName?: string; isError?: boolean } = {}): MessageEntry {
+  const message: Message = {
+    ...toolResultMessage(options.toolName ?? "codemode", { calls: [] }, { isError: options.isError }),
+    nestedCalls: { calls, complete: options.complete ?? true },
+  };
+  return { type: "message", timestamp: "2026-11-30T00:00:00.000Z", message };
+}

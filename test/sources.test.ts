@@ -979,3 +979,185 @@ test("sourceLabel names each source for /todoloop", () => {
   assert.equal(sourceLabel("quangthai-pi-todo"), "@nguyenquangthai/pi-todo");
   for (const source of SOURCES) assert.ok(sourceLabel(source.id).length > 0);
 });
+
+// ---- adapter contracts: malformed items, foreign tools, what each source declares -------------------
+
+import type { TodoSource } from "../src/sources/index.ts";
+import { listState, readSnapshot } from "../src/state.ts";
+import { chain as chainEntries, customEntry, nestedCallsResult, user as humanMessage } from "./builders.ts";
+
+interface ItemShape {
+  readonly name: string;
+  readonly source: TodoSource;
+  /** The entry that persists a list of these raw items. */
+  readonly entry: (items: unknown[]) => Entry;
+  /** One well-formed item. */
+  readonly valid: Record<string, unknown>;
+  /** Per field, values the tool's own decoder rejects (undefined: the field is missing). */
+  readonly bad: Record<string, readonly unknown[]>;
+}
+
+const BAD_ID: readonly unknown[] = [undefined, null, true, {}, [], Number.NaN, Number.POSITIVE_INFINITY];
+const BAD_TEXT: readonly unknown[] = [undefined, null, 5, {}, []];
+
+const ITEM_SHAPES: readonly ItemShape[] = [
+  {
+    name: "rpiv-todo result",
+    source: rpivTodo,
+    entry: (items) => toolResult("todo", { action: "create", params: {}, tasks: items, nextId: 9 }),
+    valid: { id: 1, subject: "Write tests", status: "pending" },
+    bad: { id: BAD_ID, subject: BAD_TEXT, status: [undefined, null, 3, "done", "Pending"] },
+  },
+  {
+    name: "rpiv-todo state entry",
+    source: rpivTodo,
+    entry: (items) => customEntry("rpiv-todo-state", { tasks: items, nextId: 9 }),
+    valid: { id: 1, subject: "Write tests", status: "in_progress" },
+    bad: { id: BAD_ID, subject: BAD_TEXT, status: [undefined, 3, "open"] },
+  },
+  {
+    name: "@ian-pascoe/pi-todo state entry",
+    source: ianPascoePiTodo,
+    entry: (items) => customEntry("pi-todo-state", { nextId: 9, tasks: items }),
+    valid: { id: 1, title: "Write tests", status: "active" },
+    bad: { id: BAD_ID, title: BAD_TEXT, status: [undefined, null, 3, "in_progress", "done"] },
+  },
+  {
+    name: "pi example todo result",
+    source: piExampleTodo,
+    entry: (items) => toolResult("todo", { action: "add", todos: items, nextId: 9 }),
+    valid: { id: 1, text: "Write tests", done: false },
+    bad: { id: BAD_ID, text: BAD_TEXT, done: [undefined, null, "false", 0] },
+  },
+  {
+    name: "@nguyenquangthai/pi-todo state entry",
+    source: quangthaiPiTodo,
+    entry: (items) => customEntry("pi-todo.state", { todos: items }),
+    valid: { id: "a", content: "Write tests", status: "pending", priority: "high" },
+    bad: { id: BAD_ID.filter((value) => value !== undefined), content: BAD_TEXT, status: [undefined, 3, "done"], priority: [null, 1, {}] },
+  },
+  {
+    name: "@nguyenquangthai/pi-todo write result",
+    source: quangthaiPiTodo,
+    entry: (items) => toolResult("todo_write", { todos: items }),
+    valid: { content: "Write tests", status: "in_progress" },
+    bad: { id: [null, {}, Number.NaN], content: BAD_TEXT, status: [undefined, 3, "active"], priority: [false, 2] },
+  },
+];
+
+test("adapters: every malformed field of an item (wrong type, missing, unknown status, invalid id) makes that state unreadable", () => {
+  for (const shape of ITEM_SHAPES) {
+    assert.equal(shape.source.read(shape.entry([shape.valid]))?.tasks.length, 1, `${shape.name}: the well-formed item reads`);
+    for (const [field, values] of Object.entries(shape.bad)) {
+      for (const value of values) {
+        const item: Record<string, unknown> = { ...shape.valid };
+        if (value === undefined) delete item[field];
+        else item[field] = value;
+        assert.equal(shape.source.read(shape.entry([shape.valid, item])), undefined, `${shape.name}: ${field} = ${String(value)}`);
+      }
+    }
+  }
+});
+
+test("adapters: a null or non-object item makes that state unreadable, never a throw", () => {
+  for (const shape of ITEM_SHAPES) {
+    for (const item of [null, 7, "task", [shape.valid]]) {
+      assert.equal(shape.source.read(shape.entry([shape.valid, item])), undefined, `${shape.name}: ${JSON.stringify(item)}`);
+    }
+  }
+});
+
+test("adapters: an item's id may be a string or a finite number; both read as text", () => {
+  assert.deepEqual(summary(rpivTodo.read(toolResult("todo", { tasks: [{ id: "t-1", subject: "a", status: "pending" }, { id: 2, subject: "b", status: "completed" }], nextId: 3 }))), [
+    ["t-1", "a", true],
+    ["2", "b", false],
+  ]);
+  assert.deepEqual(summary(ianPascoePiTodo.read(customEntry("pi-todo-state", { nextId: 3, tasks: [{ id: "x", title: "a", status: "pending" }] }))), [["x", "a", true]]);
+  assert.deepEqual(summary(piExampleTodo.read(toolResult("todo", { todos: [{ id: "7", text: "a", done: true }], nextId: 8 }))), [["7", "a", false]]);
+});
+
+test("classify: another tool's name, or a shape the adapter does not read, is not that adapter's call", () => {
+  const rpiv = rpivDetails({ tasks: [task({ id: 1, status: "completed" })], action: "update", params: { action: "update", id: 1, status: "completed" } });
+  assert.equal(rpivTodo.classify(toolResultMessage("todo", rpiv)), "complete");
+  assert.equal(rpivTodo.classify(toolResultMessage("tasks", rpiv)), undefined);
+  assert.equal(rpivTodo.classify(toolResultMessage("todo", { ...rpiv, nextId: "2" })), undefined);
+  const example = { action: "toggle", todos: [{ id: 1, text: "a", done: true }], nextId: 2 };
+  assert.equal(piExampleTodo.classify(toolResultMessage("todo", example)), "complete");
+  assert.equal(piExampleTodo.classify(toolResultMessage("todos", example)), undefined);
+  assert.equal(quangthaiPiTodo.classify(toolResultMessage("todo_write", { todos: [] })), "unlabelled");
+  assert.equal(quangthaiPiTodo.classify(toolResultMessage("todo_write", { written: 3 })), undefined);
+  assert.equal(quangthaiPiTodo.classify(toolResultMessage("todo_write", { todos: [{ content: 1, status: "pending" }] })), undefined);
+  assert.equal(quangthaiPiTodo.classify(toolResultMessage("todo_read", { todos: [] })), undefined);
+});
+
+test("pi example todo: its shape from a tool not named todo is not a list", () => {
+  const details = { action: "add", todos: [{ id: 1, text: "a", done: false }], nextId: 2 };
+  assert.ok(piExampleTodo.read(toolResult("todo", details)));
+  assert.equal(piExampleTodo.read(toolResult("my_todo", details)), undefined);
+  assert.equal(readList(toolResult("my_todo", details)), undefined);
+});
+
+test("pi example todo: a result whose action is null carries no action: still the list, classified unlabelled", () => {
+  const details = { action: null, todos: [{ id: 1, text: "a", done: false }], nextId: 2 };
+  assert.deepEqual(summary(piExampleTodo.read(toolResult("todo", details))), [["1", "a", true]]);
+  assert.equal(piExampleTodo.classify(toolResultMessage("todo", details)), "unlabelled");
+});
+
+test("rpiv batch: a batch whose params hold no ops did nothing that closes a task (other), and never throws", () => {
+  const tasks = [task({ id: 1 })];
+  for (const params of [undefined, {}, { ops: "x" }, { ops: null }]) {
+    const details = { ...rpivDetails({ tasks, action: "batch" }), params };
+    assert.equal(rpivTodo.classify(toolResultMessage("todo", details)), "other", JSON.stringify(params));
+  }
+});
+
+/** The list state the loop sees after these entries under one human message. */
+function seenList(...entries: Entry[]) {
+  return listState(readSnapshot(chainEntries(humanMessage("go", { id: "u1" }), ...entries)), true);
+}
+
+test("sources: the list names the tool that keeps it, for the nudge and the reach check", () => {
+  const cases: Array<[Entry, string]> = [
+    [todoResult({ tasks: [task({ id: 1 })] }), "todo"],
+    [ianState([{ id: 1, title: "a", status: "pending" }]), "todo"],
+    [exampleResult([{ id: 1, text: "a", done: false }]), "todo"],
+    [quangthaiState([{ content: "a", status: "pending" }]), "todo_write"],
+  ];
+  for (const [entry, tool] of cases) {
+    const state = seenList(entry);
+    assert.equal(state.kind === "list" ? state.tool : state.kind, tool, JSON.stringify(entry));
+  }
+});
+
+test("sources: a state entry of the source's own type that cannot be read leaves its list out of date", () => {
+  const cases: Array<[string, Entry, Entry]> = [
+    ["rpiv-todo", rpivState([task({ id: 1 })]), customEntry("rpiv-todo-state", { tasks: [{ id: 1, subject: "a", status: "blocked" }], nextId: 2 })],
+    ["ian-pascoe", ianState([{ id: 1, title: "a", status: "pending" }]), customEntry("pi-todo-state", { nextId: 2, tasks: [{ id: 1, title: "a", status: "blocked" }] })],
+    ["quangthai", quangthaiState([{ content: "a", status: "pending" }]), customEntry("pi-todo.state", { todos: [{ content: "a", status: "blocked" }] })],
+  ];
+  for (const [name, readable, unreadable] of cases) {
+    assert.equal(seenList(readable).kind, "list", name);
+    assert.deepEqual(seenList(readable, unreadable), { kind: "out-of-date", why: "unreadable", open: 1, source: readList(readable)?.source }, name);
+  }
+});
+
+test("sources: a successful result of pi's example todo that cannot be read leaves its list out of date (its results carry the list)", () => {
+  const unreadable = toolResult("todo", { action: "add", nextId: 3 });
+  assert.equal(readList(unreadable), undefined);
+  assert.deepEqual(seenList(exampleResult([{ id: 1, text: "a", done: false }]), unreadable), { kind: "out-of-date", why: "unreadable", open: 1, source: "pi-example-todo" });
+});
+
+test("sources: a codemode script that called the list's own tool leaves a list kept in tool results out of date", () => {
+  const script = nestedCallsResult([{ name: "todo", status: "ok", arguments: { action: "toggle", id: 1 } }]);
+  assert.equal(seenList(exampleResult([{ id: 1, text: "a", done: false }]), script).kind, "out-of-date");
+  assert.equal(seenList(todoResult({ tasks: [task({ id: 1 })] }), script).kind, "out-of-date");
+});
+
+test("sources: lists kept in custom entries are never made out of date by a codemode script or by their tools' results", () => {
+  const quangthai = quangthaiState([{ content: "a", status: "pending" }]);
+  const ian = ianState([{ id: 1, title: "a", status: "pending" }]);
+  assert.equal(seenList(quangthai, nestedCallsResult([{ name: "todo_write", status: "ok", arguments: { todos: [] } }])).kind, "list");
+  assert.equal(seenList(quangthai, toolResult("todo_write", { written: 0 })).kind, "list");
+  assert.equal(seenList(ian, nestedCallsResult([{ name: "todo", status: "ok", arguments: { action: "clear" } }])).kind, "list");
+  assert.equal(seenList(ian, toolResult("todo", { action: "update", task: { id: 1 } })).kind, "list");
+});
