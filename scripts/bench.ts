@@ -349,6 +349,8 @@ function loadExtension(): Loaded {
     registerTool: (tool) => void tools.push(tool),
     registerCommand: (_name, options) => void commands.push(options),
     getActiveTools: () => ["read", "bash", "edit", "write", "todo", "todo_loop_block"],
+    registerMessageRenderer: () => undefined,
+    registerEntryRenderer: () => undefined,
   };
   todoLoop(pi);
   if (!turnEnd || !context) throw new Error("the extension did not register turn_end and context handlers");

@@ -9,6 +9,7 @@ import type { ConfigResult } from "./config.ts";
 import { align, applyCommand, COMMANDS, decide, filterMarkers, parseCommand } from "./loop.ts";
 import type { Decision, Memory, TurnFacts } from "./loop.ts";
 import type { ContextLike, EntryDraft, PiLike, ToolResultLike, TurnEndEventLike, TurnOutcome } from "./pi.ts";
+import { registerRenderers } from "./render.ts";
 import { SOURCES, sourceLabel, TODO_TOOL_NAMES } from "./sources/index.ts";
 import type { CallKind } from "./sources/index.ts";
 import { isRecord } from "./sources/types.ts";
@@ -28,6 +29,7 @@ const OUTCOMES: ReadonlySet<unknown> = new Set(["completed", "error", "aborted"]
 
 export default function todoLoop(pi: PiLike): void {
   const sessions = new Map<string, SessionState>();
+  registerRenderers(pi, () => true);
 
   function sessionOf(ctx: ContextLike): SessionState {
     let id = "";

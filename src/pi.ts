@@ -106,6 +106,47 @@ export interface CommandOptionsLike {
   handler(args: string, ctx: ContextLike): Promise<void>;
 }
 
+/** The theme colours the transcript lines use (pi's `ThemeColor` has them all). */
+export type ThemeColorLike = "dim" | "accent" | "warning";
+
+/** pi's `Theme`, as far as the renderers use it. */
+export interface ThemeLike {
+  fg(color: ThemeColorLike, text: string): string;
+}
+
+/** pi-tui's `Component`: lines for a width (none wider than it), and a cache reset. */
+export interface ComponentLike {
+  render(width: number): string[];
+  invalidate(): void;
+}
+
+/** A custom message as a message renderer receives it; `details` comes from the session file. */
+export interface CustomMessageLike {
+  readonly customType?: unknown;
+  readonly details?: unknown;
+}
+
+/** A `custom` entry as an entry renderer receives it; `data` comes from the session file. */
+export interface CustomEntryLike {
+  readonly customType?: unknown;
+  readonly data?: unknown;
+}
+
+export interface MessageRenderOptionsLike {
+  readonly expanded?: boolean;
+  readonly outputPad?: number;
+}
+
+export interface EntryRenderOptionsLike {
+  readonly expanded?: boolean;
+}
+
+/** Draws a displayed custom message; it must return a component, or pi shows the message's content. */
+export type MessageRendererLike = (message: CustomMessageLike, options: MessageRenderOptionsLike, theme: ThemeLike) => ComponentLike;
+
+/** Draws a `custom` entry; undefined draws nothing. */
+export type EntryRendererLike = (entry: CustomEntryLike, options: EntryRenderOptionsLike, theme: ThemeLike) => ComponentLike | undefined;
+
 /** The part of pi's `ExtensionAPI` this extension uses. */
 export interface PiLike {
   on(event: "turn_end", handler: (event: TurnEndEventLike, ctx: ContextLike) => Promise<TurnEndResultLike | undefined>): void;
@@ -113,4 +154,6 @@ export interface PiLike {
   registerTool(tool: ToolDefinitionLike): void;
   registerCommand(name: string, options: CommandOptionsLike): void;
   getActiveTools(): readonly string[];
+  registerMessageRenderer(customType: string, renderer: MessageRendererLike): void;
+  registerEntryRenderer(customType: string, renderer: EntryRendererLike): void;
 }

@@ -10,6 +10,8 @@ import type {
   CommandOptionsLike,
   ContextEventLike,
   ContextLike,
+  EntryRendererLike,
+  MessageRendererLike,
   NotifyType,
   PiLike,
   SessionManagerLike,
@@ -145,6 +147,8 @@ export interface FakePi extends PiLike {
   readonly contextHandlers: ContextHandler[];
   readonly tools: RecordedTool[];
   readonly commands: Map<string, CommandOptionsLike>;
+  readonly messageRenderers: Map<string, MessageRendererLike>;
+  readonly entryRenderers: Map<string, EntryRendererLike>;
   /** What `getActiveTools()` answers; tests may change it. */
   activeTools: string[];
   /** Runs every `turn_end` handler in order, each seeing the proposals before it, as pi does. */
@@ -162,6 +166,8 @@ export function createFakePi(options: { activeTools?: string[] } = {}): FakePi {
   const contextHandlers: ContextHandler[] = [];
   const tools: RecordedTool[] = [];
   const commands = new Map<string, CommandOptionsLike>();
+  const messageRenderers = new Map<string, MessageRendererLike>();
+  const entryRenderers = new Map<string, EntryRendererLike>();
   const active = options.activeTools ?? ["read", "bash", "todo"];
 
   const pi: FakePi = {
@@ -169,6 +175,8 @@ export function createFakePi(options: { activeTools?: string[] } = {}): FakePi {
     contextHandlers,
     tools,
     commands,
+    messageRenderers,
+    entryRenderers,
     activeTools: [...active],
     on(...args: OnArgs) {
       if (args[0] === "turn_end") turnEndHandlers.push(args[1]);
@@ -182,6 +190,12 @@ export function createFakePi(options: { activeTools?: string[] } = {}): FakePi {
       commands.set(name, command);
     },
     getActiveTools: () => pi.activeTools,
+    registerMessageRenderer(customType, renderer) {
+      messageRenderers.set(customType, renderer);
+    },
+    registerEntryRenderer(customType, renderer) {
+      entryRenderers.set(customType, renderer);
+    },
     async fireTurnEnd(event, ctx) {
       let entries: unknown[] = Array.isArray(event.entries) ? [...event.entries] : [];
       let proceed = event.continue === true;

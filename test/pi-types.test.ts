@@ -14,12 +14,17 @@ import type {
   AgentToolResult,
   ContextEvent,
   ContextEventResult,
+  CustomEntry,
+  EntryRenderer,
   ExtensionAPI,
   ExtensionCommandContext,
   ExtensionContext,
   ExtensionToolContext,
   ExtensionUIContext,
+  MessageRenderer,
   SessionBoundaryDraft,
+  Theme,
+  ThemeColor,
   TurnEndEvent,
   TurnEndEventResult,
 } from "@earendil-works/pi-coding-agent";
@@ -28,9 +33,15 @@ import type {
   CommandOptionsLike,
   ContextEventLike,
   ContextLike,
+  CustomEntryLike,
+  CustomMessageLike,
   EntryDraft,
+  EntryRendererLike,
+  MessageRendererLike,
   PiLike,
   SessionManagerLike,
+  ThemeColorLike,
+  ThemeLike,
   ToolDefinitionLike,
   ToolResultLike,
   ToolResultValue,
@@ -74,6 +85,16 @@ const checks = {
   registerCommandName: true satisfies Fits<string, Parameters<ExtensionAPI["registerCommand"]>[0]>,
   // What pi answers is what we read.
   activeTools: true satisfies Fits<ReturnType<ExtensionAPI["getActiveTools"]>, readonly string[]>,
+  // Renderers: pi's messages, entries, options and theme go into ours; our renderers are what pi registers.
+  customMessage: true satisfies Fits<Parameters<MessageRenderer>[0], CustomMessageLike>,
+  customEntry: true satisfies Fits<CustomEntry, CustomEntryLike>,
+  themeColors: true satisfies Fits<ThemeColorLike, ThemeColor>,
+  theme: true satisfies Fits<Theme, ThemeLike>,
+  messageRenderParameters: true satisfies Fits<Parameters<MessageRenderer>, Parameters<MessageRendererLike>>,
+  entryRenderParameters: true satisfies Fits<Parameters<EntryRenderer>, Parameters<EntryRendererLike>>,
+  messageRenderer: true satisfies Fits<MessageRendererLike, Parameters<ExtensionAPI["registerMessageRenderer"]>[1]>,
+  entryRenderer: true satisfies Fits<EntryRendererLike, Parameters<ExtensionAPI["registerEntryRenderer"]>[1]>,
+  registerRendererNames: true satisfies Fits<string, Parameters<ExtensionAPI["registerEntryRenderer" | "registerMessageRenderer"]>[0]>,
 };
 
 /**
@@ -91,5 +112,5 @@ export function wire(api: ExtensionAPI, onTurnEnd: TurnEndHandler, onContext: Co
 
 test("pi's real ExtensionAPI, contexts and events fit the structural shapes in src/pi.ts (checked by tsc)", () => {
   for (const [piece, fits] of Object.entries(checks)) assert.equal(fits, true, piece);
-  assert.equal(Object.keys(checks).length, 19);
+  assert.equal(Object.keys(checks).length, 28);
 });
