@@ -14,44 +14,82 @@ export interface Limits {
   readonly maxTokens: number | null;
   /** Dollars of assistant replies since the human message; null = no limit. */
   readonly maxCost: number | null;
+  /** Minutes from the human message to the settle's reply (branch timestamps); null = no limit. */
+  readonly maxMinutes: number | null;
+  /** Replies in a row without a tool call before the loop stops; null = off. */
+  readonly maxIdleReplies: number | null;
+}
+
+export interface Config extends Limits {
+  /** A settle whose reply ends with a question to the human waits instead of being nudged. */
+  readonly stopOnQuestion: boolean;
+  /** Continuations and stops show as one line each in the interactive transcript. */
+  readonly transcript: boolean;
 }
 
 export interface ConfigResult {
-  readonly config: Limits;
+  readonly config: Config;
   /** One line per problem, for `/todoloop`. Empty when the file is fine or absent. */
   readonly problems: readonly string[];
 }
 
-export const DEFAULT_LIMITS: Limits = { maxRounds: null, maxTokens: null, maxCost: null };
+export const DEFAULT_CONFIG: Config = {
+  maxRounds: null,
+  maxTokens: null,
+  maxCost: null,
+  maxMinutes: null,
+  maxIdleReplies: 3,
+  stopOnQuestion: true,
+  transcript: true,
+};
 
-export const CEILINGS: Limits = { maxRounds: 1000, maxTokens: 1_000_000_000, maxCost: 10_000 };
+export const CEILINGS: Limits = { maxRounds: 1000, maxTokens: 1_000_000_000, maxCost: 10_000, maxMinutes: 10_080, maxIdleReplies: 100 };
 
 type LimitKey = keyof Limits;
-const KEYS: readonly LimitKey[] = ["maxRounds", "maxTokens", "maxCost"];
+type FlagKey = "stopOnQuestion" | "transcript";
+const LIMIT_KEYS: readonly LimitKey[] = ["maxRounds", "maxTokens", "maxCost", "maxMinutes", "maxIdleReplies"];
+const FLAG_KEYS: readonly FlagKey[] = ["stopOnQuestion", "transcript"];
+const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS];
+/** Keys whose value may be a fraction; the others are whole counts, rounded down. */
+const FRACTIONAL: ReadonlySet<LimitKey> = new Set(["maxCost", "maxMinutes"]);
 
 function isLimitKey(key: string): key is LimitKey {
-  return (KEYS as readonly string[]).includes(key);
+  return (LIMIT_KEYS as readonly string[]).includes(key);
+}
+
+function isFlagKey(key: string): key is FlagKey {
+  return (FLAG_KEYS as readonly string[]).includes(key);
 }
 
 function parseLimit(key: LimitKey, value: unknown, problems: string[]): number | null {
-  if (value === null || value === undefined) return null;
+  const fallback = DEFAULT_CONFIG[key];
+  const fallbackText = fallback === null ? "no limit" : `the default ${fallback}`;
+  if (value === null) return null;
+  if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isFinite(value)) {
-    problems.push(`${key} must be a positive number or null (got ${describe(value)}); using no limit`);
-    return null;
+    problems.push(`${key} must be a positive number or null (got ${describe(value)}); using ${fallbackText}`);
+    return fallback;
   }
   if (value < 0) {
-    problems.push(`${key} is negative (${value}); using no limit`);
-    return null;
+    problems.push(`${key} is negative (${value}); using ${fallbackText}`);
+    return fallback;
   }
-  const floor = key === "maxCost" ? 0 : 1;
-  if (key === "maxCost" ? value <= floor : value < floor) return null;
-  const whole = key === "maxCost" ? value : Math.floor(value);
+  const fractional = FRACTIONAL.has(key);
+  if (fractional ? value <= 0 : value < 1) return null;
+  const whole = fractional ? value : Math.floor(value);
   const ceiling = CEILINGS[key] ?? whole;
   if (whole > ceiling) {
     problems.push(`${key} ${value} is above the ceiling ${ceiling}; using ${ceiling}`);
     return ceiling;
   }
   return whole;
+}
+
+function parseFlag(key: FlagKey, value: unknown, problems: string[]): boolean {
+  if (typeof value === "boolean") return value;
+  const fallback = DEFAULT_CONFIG[key];
+  problems.push(`${key} must be true or false (got ${describe(value)}); using ${fallback}`);
+  return fallback;
 }
 
 function describe(value: unknown): string {
@@ -61,17 +99,18 @@ function describe(value: unknown): string {
   return typeof value === "object" ? "an object" : String(value);
 }
 
-/** Parses the parsed JSON of the config file. Never throws; bad keys fall back to no limit. */
+/** Parses the parsed JSON of the config file. Never throws; bad keys fall back to their defaults. */
 export function parseConfig(raw: unknown): ConfigResult {
   const problems: string[] = [];
-  if (raw === undefined) return { config: DEFAULT_LIMITS, problems };
+  if (raw === undefined) return { config: DEFAULT_CONFIG, problems };
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return { config: DEFAULT_LIMITS, problems: [`the file must hold a JSON object (got ${describe(raw)}); using defaults`] };
+    return { config: DEFAULT_CONFIG, problems: [`the file must hold a JSON object (got ${describe(raw)}); using defaults`] };
   }
   const record: { readonly [key: string]: unknown } = raw as { readonly [key: string]: unknown };
-  const config: { -readonly [K in LimitKey]: number | null } = { ...DEFAULT_LIMITS };
+  const config: { -readonly [K in keyof Config]: Config[K] } = { ...DEFAULT_CONFIG };
   for (const key of Object.keys(record)) {
     if (isLimitKey(key)) config[key] = parseLimit(key, record[key], problems);
+    else if (isFlagKey(key)) config[key] = parseFlag(key, record[key], problems);
     else problems.push(`unknown key ${JSON.stringify(key.slice(0, 40))} ignored (known: ${KEYS.join(", ")})`);
   }
   return { config, problems };
@@ -85,7 +124,7 @@ export function parseConfigText(text: string): ConfigResult {
   } catch (error) {
     // Parse errors quote the file, line breaks included; a problem is one line.
     const why = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ");
-    return { config: DEFAULT_LIMITS, problems: [`invalid JSON (${why}); using defaults`] };
+    return { config: DEFAULT_CONFIG, problems: [`invalid JSON (${why}); using defaults`] };
   }
   return parseConfig(raw);
 }
@@ -120,9 +159,9 @@ export function loadConfig(path: string = configPath()): ConfigResult {
     text = readFileSync(path, "utf8");
   } catch (error) {
     const code = isErrno(error) ? error.code : undefined;
-    if (code === "ENOENT") return { config: DEFAULT_LIMITS, problems: [] };
+    if (code === "ENOENT") return { config: DEFAULT_CONFIG, problems: [] };
     const why = error instanceof Error ? error.message : String(error);
-    return { config: DEFAULT_LIMITS, problems: [`cannot read the file (${why}); using defaults`] };
+    return { config: DEFAULT_CONFIG, problems: [`cannot read the file (${why}); using defaults`] };
   }
   return parseConfigText(text);
 }

@@ -1,21 +1,34 @@
 /**
  * The loop's rules as one pure state machine: plain data in, plain data out — no ctx, no clock, no
- * files. `decide()` runs on every `turn_end`; `applyCommand()` serves `/todoloop`; `filterMarkers()` is
- * the `context` hook's rule. Every reason and notice is data; `text.ts` turns them into English.
+ * files. `decide()` runs on every `turn_end` and decides what this turn does and which stop the run
+ * would end with; `settle()` runs once pi has settled without going on and says whether that stop is
+ * announced and recorded; `applyCommand()` serves `/todoloop`; `filterMarkers()` is the `context`
+ * hook's rule. Every reason and notice is data; `text.ts` turns them into English.
  */
 import type { Limits } from "./config.ts";
 import type { CallKind, SourceId } from "./sources/index.ts";
 import type { TurnOutcome } from "./pi.ts";
 
 export type NoListWhy = "no-tool" | "unused" | "unreadable" | "emptied";
-export type LimitKey = keyof Limits;
+/** Why the list is out of date: a change made through a codemode script, or one in a shape not read. */
+export type StaleWhy = "codemode" | "unreadable";
+export type LimitKey = "maxRounds" | "maxTokens" | "maxCost" | "maxMinutes";
+
+/** A wait for the human: the block tool's reason, or the question the agent asked. */
+export interface Wait {
+  readonly reason: string;
+  readonly asked: boolean;
+}
 
 export type Reason =
-  | { readonly kind: "idle" }
+  | { readonly kind: "none" }
   | { readonly kind: "continuing"; readonly open: number; readonly round: number; readonly maxRounds: number | null }
   | { readonly kind: "clear" }
   | { readonly kind: "no-list"; readonly why: NoListWhy }
-  | { readonly kind: "waiting"; readonly reason: string }
+  | { readonly kind: "out-of-date"; readonly why: StaleWhy }
+  | { readonly kind: "out-of-reach"; readonly tool: string; readonly open: number }
+  | { readonly kind: "planning" }
+  | { readonly kind: "waiting"; readonly reason: string; readonly asked: boolean }
   | {
       readonly kind: "limit";
       readonly limit: LimitKey;
@@ -24,14 +37,27 @@ export type Reason =
       readonly open: number;
       readonly stale: number;
     }
+  | { readonly kind: "idle"; readonly replies: number; readonly open: number }
   | { readonly kind: "outcome"; readonly outcome: Exclude<TurnOutcome, "completed"> }
   | { readonly kind: "paused" }
   | { readonly kind: "resumed" }
   | { readonly kind: "reset" }
+  | { readonly kind: "requested"; readonly started: boolean }
+  | { readonly kind: "cannot-continue"; readonly why: "nothing-open" | "kill-switch" }
   | { readonly kind: "queued" }
   | { readonly kind: "other-extension" };
 
-/** Per-session loop state for the current anchor. */
+/** The kind a stop record carries (SPEC §4.13). */
+export type StopKind = "clear" | "no-list" | "limit" | "idle" | "waiting" | "question" | "out-of-reach" | "out-of-date" | "outcome";
+
+/** The stop this run ends with if pi settles without going on. */
+export interface PendingStop {
+  readonly reason: Reason;
+  readonly open: number;
+  readonly level: "info" | "warning";
+}
+
+/** Per-session loop state for the current anchor: a cache of what the branch says, plus this run's pending stop. */
 export interface Memory {
   readonly anchor: string;
   /** Continuations asked for under this anchor. */
@@ -42,23 +68,27 @@ export interface Memory {
   readonly staleSettles: number;
   /** Settles since the last tool turn. */
   readonly settleRun: number;
-  readonly waiting: string | undefined;
+  readonly waiting: Wait | undefined;
   readonly paused: boolean;
-  /** Whether this human message has had a list with tasks. */
-  readonly hadList: boolean;
-  /** The stop last shown to the human and last recorded on the branch (English, to compare). */
-  readonly announced: string | undefined;
-  readonly recorded: string | undefined;
+  /** Whether this human message has had work: an open task at some point, or a continuation. */
+  readonly hadWork: boolean;
+  /** Stops announced since the last continuation under this anchor, by `stopKey`. */
+  readonly announced: readonly string[];
+  readonly pending: PendingStop | undefined;
   readonly last: Reason;
 }
 
-/** What the branch says about the loop under its newest human message. */
+/** What the branch says about the loop under its newest human message (SPEC §4.14). */
 export interface BranchFacts {
   readonly anchor: string;
   readonly round: number;
-  readonly waiting: string | undefined;
-  readonly hadList: boolean;
-  readonly lastStop: string | undefined;
+  readonly idle: number;
+  readonly stale: number;
+  readonly signature: string | undefined;
+  readonly waiting: Wait | undefined;
+  readonly paused: boolean;
+  readonly hadWork: boolean;
+  readonly announced: readonly string[];
 }
 
 export type ListState =
@@ -68,9 +98,13 @@ export type ListState =
       readonly total: number;
       readonly signature: string;
       readonly source: SourceId;
-      readonly tool: string;
+      /** The tool that keeps the list, named in the nudge; undefined for a source with no tool (plan-mode). */
+      readonly tool: string | undefined;
     }
-  | { readonly kind: "none"; readonly why: NoListWhy };
+  | { readonly kind: "none"; readonly why: NoListWhy }
+  /** A change after the newest readable list could not be read; `open` is that older list's count. */
+  | { readonly kind: "out-of-date"; readonly why: StaleWhy; readonly open: number; readonly source: SourceId | undefined }
+  | { readonly kind: "planning"; readonly source: SourceId };
 
 export interface TurnFacts {
   readonly outcome: TurnOutcome;
@@ -84,6 +118,14 @@ export interface TurnFacts {
   readonly openBefore: number;
   /** Texts of tasks that were open before this turn and are gone (deleted) now. */
   readonly vanished: readonly string[];
+  /** The question the reply ends with (already sanitised), if it ends with one. */
+  readonly question: string | undefined;
+}
+
+/** Which tools the model can reach: the active set and every registered tool's exposure. */
+export interface ToolFacts {
+  readonly active: readonly string[];
+  readonly registered: readonly { readonly name: string; readonly exposure: string | undefined }[];
 }
 
 export interface DecideInput {
@@ -98,22 +140,39 @@ export interface DecideInput {
   /** An earlier handler already asked pi to continue this turn. */
   readonly otherContinued: boolean;
   readonly limits: Limits;
-  readonly spend: { readonly tokens: number; readonly cost: number };
+  readonly stopOnQuestion: boolean;
+  /** Spend since the anchor; `minutes` from the anchor's timestamp to this reply's (undefined when either is missing). */
+  readonly spend: { readonly tokens: number; readonly cost: number; readonly minutes: number | undefined };
+  readonly tools: ToolFacts;
 }
 
+/** What a marker's `details` record (never sent to the model); fields are added, never renamed. */
 export interface MarkerDetails {
   readonly v: 1;
   readonly round: number;
   readonly anchor: string;
   readonly open: number;
+  readonly total: number;
+  /** maxRounds when set. */
+  readonly cap: number | null;
   readonly hint: boolean;
+  /** Replies in a row without a tool call, this one included. */
+  readonly idle: number;
+  /** Replies since the list last changed. */
+  readonly stale: number;
 }
 
+/** A marker to append: its details plus the tool the nudge names (undefined: plan-mode's convention). */
+export type MarkerDraft = MarkerDetails & { readonly tool: string | undefined; readonly source: SourceId };
+
 export interface StopRecord {
+  readonly v: 1;
+  readonly kind: StopKind;
   readonly reason: string;
   readonly round: number;
   readonly open: number;
   readonly anchor: string;
+  readonly limit?: LimitKey;
 }
 
 export type Notice =
@@ -131,14 +190,12 @@ export type Notice =
 export interface Decision {
   readonly memory: Memory;
   readonly continue: boolean;
-  /** The marker to append when continuing; `tool` names the todo tool for the nudge. */
-  readonly marker: (MarkerDetails & { readonly tool: string }) | undefined;
-  /** A stop to record as a hidden `todo-loop:stop` entry. */
-  readonly stop: StopRecord | undefined;
+  readonly marker: MarkerDraft | undefined;
+  /** Warnings that are their own event (an emptied list, every 10th unchanged reply), shown now. */
   readonly notices: readonly Notice[];
 }
 
-export const IDLE: Reason = { kind: "idle" };
+export const NOTHING: Reason = { kind: "none" };
 
 export function freshMemory(anchor: string, paused = false): Memory {
   return {
@@ -149,35 +206,38 @@ export function freshMemory(anchor: string, paused = false): Memory {
     settleRun: 0,
     waiting: undefined,
     paused,
-    hadList: false,
-    announced: undefined,
-    recorded: undefined,
-    last: IDLE,
+    hadWork: false,
+    announced: [],
+    pending: undefined,
+    last: NOTHING,
   };
 }
 
 /**
- * The memory for the branch's current anchor. Memory wins within a process; a new anchor resets every
- * counter; with no memory for this anchor, or after the branch changed under it, the counters are
- * rebuilt from the branch (marker details, the block tool's result, stop records). Pausing is the
- * user's and survives all of these.
+ * The memory for the branch's current anchor. Memory wins within a process while the anchor and the
+ * branch are the ones it was built for; otherwise every counter, the wait, the pause and the stops
+ * already announced come from the branch (a new anchor therefore starts afresh).
  */
 export function align(memory: Memory | undefined, branch: BranchFacts, branchSwitched: boolean): Memory {
   if (memory && memory.anchor === branch.anchor && !branchSwitched) return memory;
   const sameAnchor = memory !== undefined && memory.anchor === branch.anchor;
   return {
-    ...freshMemory(branch.anchor, memory?.paused ?? false),
+    anchor: branch.anchor,
     round: branch.round,
+    signature: branch.signature,
+    staleSettles: branch.stale,
+    settleRun: branch.idle,
     waiting: branch.waiting,
-    hadList: branch.hadList,
-    announced: branch.lastStop,
-    recorded: branch.lastStop,
-    last: sameAnchor ? memory.last : IDLE,
+    paused: branch.paused,
+    hadWork: branch.hadWork,
+    announced: branch.announced,
+    pending: undefined,
+    last: sameAnchor ? memory.last : NOTHING,
   };
 }
 
 function openOf(list: ListState): number {
-  return list.kind === "list" ? list.open : 0;
+  return list.kind === "list" || list.kind === "out-of-date" ? list.open : 0;
 }
 
 /** The limit reached by the spend so far, if any (limits compare with >=). */
@@ -186,50 +246,60 @@ export function limitReached(
   limits: Limits,
   spend: DecideInput["spend"],
   open: number,
-): Extract<Reason, { kind: "limit" }> | undefined {
+): Extract<Reason, { kind: "limit" | "idle" }> | undefined {
   const stale = memory.staleSettles;
-  if (limits.maxRounds !== null && memory.round >= limits.maxRounds) {
-    return { kind: "limit", limit: "maxRounds", used: memory.round, max: limits.maxRounds, open, stale };
+  const reached = (limit: LimitKey, used: number, max: number | null): Extract<Reason, { kind: "limit" }> | undefined =>
+    max !== null && used >= max ? { kind: "limit", limit, used, max, open, stale } : undefined;
+  return (
+    reached("maxRounds", memory.round, limits.maxRounds) ??
+    reached("maxTokens", spend.tokens, limits.maxTokens) ??
+    reached("maxCost", spend.cost, limits.maxCost) ??
+    (spend.minutes === undefined ? undefined : reached("maxMinutes", spend.minutes, limits.maxMinutes)) ??
+    (limits.maxIdleReplies !== null && memory.settleRun >= limits.maxIdleReplies
+      ? { kind: "idle", replies: memory.settleRun, open }
+      : undefined)
+  );
+}
+
+/** Whether the model can call `tool`: it is active, or an active codemode can call it (SPEC §4.6). */
+export function toolReachable(tool: string, tools: ToolFacts): boolean {
+  if (tools.active.includes(tool)) return true;
+  if (!tools.active.includes("codemode")) return false;
+  const exposure = tools.registered.find((entry) => entry.name === tool)?.exposure;
+  return exposure === "codemode" || exposure === "deferred";
+}
+
+/** The stop kind of a reason, or undefined when the reason is no stop. */
+export function stopKind(reason: Reason): StopKind | undefined {
+  switch (reason.kind) {
+    case "clear":
+    case "no-list":
+    case "limit":
+    case "idle":
+    case "out-of-reach":
+    case "out-of-date":
+    case "outcome":
+      return reason.kind;
+    case "waiting":
+      return reason.asked ? "question" : "waiting";
+    default:
+      return undefined;
   }
-  if (limits.maxTokens !== null && spend.tokens >= limits.maxTokens) {
-    return { kind: "limit", limit: "maxTokens", used: spend.tokens, max: limits.maxTokens, open, stale };
-  }
-  if (limits.maxCost !== null && spend.cost >= limits.maxCost) {
-    return { kind: "limit", limit: "maxCost", used: spend.cost, max: limits.maxCost, open, stale };
-  }
-  return undefined;
+}
+
+/** Identifies a stop for "once per stop": its kind, and which limit. Never its wording. */
+export function stopKey(kind: StopKind, limit?: string): string {
+  return kind === "limit" && limit !== undefined ? `limit:${limit}` : kind;
 }
 
 function noop(memory: Memory, notices: readonly Notice[] = []): Decision {
-  return { memory, continue: false, marker: undefined, stop: undefined, notices };
+  return { memory, continue: false, marker: undefined, notices };
 }
 
-/**
- * A stop that ends a run: recorded once on the branch and announced once to the human, each when the
- * reason changes — and only when this human message has had a list. `describe` is the English of a
- * reason (injected so the core stays free of wording).
- */
-function stopWith(
-  memory: Memory,
-  reason: Reason,
-  open: number,
-  level: "info" | "warning",
-  describe: (reason: Reason) => string,
-  announce: boolean,
-  notices: readonly Notice[] = [],
-): Decision {
-  const text = describe(reason);
-  const next: Memory = { ...memory, last: reason };
-  if (!announce) return noop(next, notices);
-  const record = text !== memory.recorded;
-  const show = text !== memory.announced;
-  return {
-    memory: { ...next, recorded: text, announced: text },
-    continue: false,
-    marker: undefined,
-    stop: record ? { reason: text, round: memory.round, open, anchor: memory.anchor } : undefined,
-    notices: show ? [...notices, { kind: "stop", reason, level }] : notices,
-  };
+/** A stop decided at this turn: shown as `last`, and pending until pi settles — when the message had work. */
+function stopWith(memory: Memory, reason: Reason, open: number, level: "info" | "warning", notices: readonly Notice[] = []): Decision {
+  const pending = memory.hadWork ? { reason, open, level } : undefined;
+  return noop({ ...memory, last: reason, pending }, notices);
 }
 
 /** The warning due when a todo-only tool turn left no open task: by what the calls did. */
@@ -246,36 +316,59 @@ function emptiedNotice(turn: TurnFacts, list: ListState): Notice | undefined {
   return undefined;
 }
 
-/** The turn_end decision (SPEC §4, items 3–11). The kill switch is checked before this is called. */
-export function decide(input: DecideInput, describe: (reason: Reason) => string): Decision {
-  const { turn, list } = input;
-  const open = openOf(input.list);
+function markerFor(memory: Memory, list: Extract<ListState, { kind: "list" }>, limits: Limits, hint: boolean): MarkerDraft {
+  return {
+    v: 1,
+    round: memory.round,
+    anchor: memory.anchor,
+    open: list.open,
+    total: list.total,
+    cap: limits.maxRounds,
+    hint,
+    idle: memory.settleRun,
+    stale: memory.staleSettles,
+    tool: list.tool,
+    source: list.source,
+  };
+}
+
+/** The turn_end decision (SPEC §4, items 3–12). The kill switch is checked before this is called. */
+export function decide(input: DecideInput): Decision {
+  const { turn, list, limits } = input;
+  const open = openOf(list);
   let memory = align(input.memory, input.branch, input.branchSwitched);
-  if (list.kind === "list" && list.total > 0 && !memory.hadList) memory = { ...memory, hadList: true };
+  // Every turn replaces the stop the run would end with: a later turn means the run went on.
+  memory = { ...memory, pending: undefined, hadWork: memory.hadWork || open > 0 };
 
   if (turn.toolResults > 0) {
     memory = { ...memory, settleRun: 0 };
     if (turn.outcome !== "completed") {
-      return stopWith(memory, { kind: "outcome", outcome: turn.outcome }, open, "warning", describe, memory.hadList && open > 0);
+      const reason: Reason = { kind: "outcome", outcome: turn.outcome };
+      return open > 0 ? stopWith(memory, reason, open, "warning") : noop({ ...memory, last: reason });
     }
     const emptied = turn.openBefore > 0 && open === 0 && turn.todoOnly ? emptiedNotice(turn, list) : undefined;
-    if (!emptied) return noop(memory);
-    // The warning is the announcement of the stop that follows; the settle only records it.
-    const follows: Reason = list.kind === "list" ? { kind: "clear" } : { kind: "no-list", why: list.why };
-    return noop({ ...memory, announced: describe(follows) }, [emptied]);
+    return noop(memory, emptied ? [emptied] : []);
   }
 
   if (turn.outcome !== "completed") {
-    return stopWith(memory, { kind: "outcome", outcome: turn.outcome }, open, "warning", describe, memory.hadList && open > 0);
+    const reason: Reason = { kind: "outcome", outcome: turn.outcome };
+    return open > 0 ? stopWith(memory, reason, open, "warning") : noop({ ...memory, last: reason });
   }
   if (memory.paused) return noop({ ...memory, last: { kind: "paused" } });
-  if (memory.waiting !== undefined) {
-    return stopWith(memory, { kind: "waiting", reason: memory.waiting }, open, "warning", describe, memory.hadList);
+  if (memory.waiting !== undefined) return stopWith(memory, { kind: "waiting", ...memory.waiting }, open, "warning");
+  if (list.kind === "planning") return noop({ ...memory, last: { kind: "planning" } });
+  if (list.kind === "none") return stopWith(memory, { kind: "no-list", why: list.why }, 0, "warning");
+  if (list.kind === "out-of-date") return stopWith(memory, { kind: "out-of-date", why: list.why }, open, "warning");
+  if (list.open === 0) return stopWith(memory, { kind: "clear" }, 0, "info");
+  if (list.tool !== undefined && !toolReachable(list.tool, input.tools)) {
+    return stopWith(memory, { kind: "out-of-reach", tool: list.tool, open }, open, "warning");
   }
-  if (list.kind === "none") return stopWith(memory, { kind: "no-list", why: list.why }, 0, "warning", describe, memory.hadList);
-  if (list.open === 0) return stopWith(memory, { kind: "clear" }, 0, "info", describe, memory.hadList);
   if (input.pendingMessages) return noop({ ...memory, last: { kind: "queued" } });
   if (input.otherContinued) return noop({ ...memory, last: { kind: "other-extension" } });
+  if (input.stopOnQuestion && turn.question !== undefined) {
+    const waiting: Wait = { reason: turn.question, asked: true };
+    return stopWith({ ...memory, waiting }, { kind: "waiting", ...waiting }, open, "warning");
+  }
 
   const progress = list.signature !== memory.signature;
   const settleRun = memory.settleRun + 1;
@@ -287,33 +380,75 @@ export function decide(input: DecideInput, describe: (reason: Reason) => string)
   };
   const hint = settleRun === 2 && !progress;
 
-  const limit = limitReached(memory, input.limits, input.spend, open);
-  if (limit) return stopWith(memory, limit, open, "warning", describe, true);
+  const limit = limitReached(memory, limits, input.spend, open);
+  if (limit) return stopWith(memory, limit, open, "warning");
 
   const round = memory.round + 1;
-  const maxRounds = input.limits.maxRounds;
-  memory = { ...memory, round, last: { kind: "continuing", open, round, maxRounds } };
+  memory = { ...memory, round, announced: [], last: { kind: "continuing", open, round, maxRounds: limits.maxRounds } };
   const notices: Notice[] = [];
   if (memory.staleSettles > 0 && memory.staleSettles % 10 === 0) {
     notices.push({
       kind: "stale",
       replies: memory.staleSettles,
       open,
-      limits: input.limits,
-      roundsLeft: maxRounds === null ? null : Math.max(0, maxRounds - round),
+      limits,
+      roundsLeft: limits.maxRounds === null ? null : Math.max(0, limits.maxRounds - round),
     });
   }
+  return { memory, continue: true, marker: markerFor(memory, list, limits, hint), notices };
+}
+
+export interface Settled {
+  readonly memory: Memory;
+  /** The hidden `todo-loop:stop` record to append, if this stop is new. */
+  readonly record: StopRecord | undefined;
+  /** The notification to show, if this stop is new and not shown another way. */
+  readonly notice: Notice | undefined;
+}
+
+/**
+ * pi settled without going on (`agent_settled`): the pending stop, if any, really ended the run. It is
+ * recorded and announced once per stop (by kind) between two continuations. `transcriptShown`: the stop
+ * line in the interactive transcript is the announcement, so no notification; a wait the block tool
+ * started was announced by the tool call itself. `describe` is the English of a reason.
+ */
+export function settle(memory: Memory, transcriptShown: boolean, describe: (reason: Reason) => string): Settled {
+  const stop = memory.pending;
+  const cleared: Memory = { ...memory, pending: undefined };
+  const kind = stop && stopKind(stop.reason);
+  if (!stop || !kind) return { memory: cleared, record: undefined, notice: undefined };
+  const limit = stop.reason.kind === "limit" ? stop.reason.limit : undefined;
+  const key = stopKey(kind, limit);
+  if (memory.announced.includes(key)) return { memory: cleared, record: undefined, notice: undefined };
+  const record: StopRecord = {
+    v: 1,
+    kind,
+    reason: describe(stop.reason),
+    round: memory.round,
+    open: stop.open,
+    anchor: memory.anchor,
+    ...(limit ? { limit } : {}),
+  };
+  const silent = transcriptShown || kind === "waiting";
   return {
-    memory,
-    continue: true,
-    marker: { v: 1, round, anchor: memory.anchor, open, hint, tool: list.tool },
-    stop: undefined,
-    notices,
+    memory: { ...cleared, announced: [...memory.announced, key] },
+    record,
+    notice: silent ? undefined : { kind: "stop", reason: stop.reason, level: stop.level },
   };
 }
 
-export type Command = "status" | "pause" | "resume" | "reset";
-export const COMMANDS: readonly Command[] = ["status", "pause", "resume", "reset"];
+/**
+ * `todo_loop_block` with a (sanitised, non-empty) reason: the loop waits for the human under the current
+ * anchor. While paused there is no continuation to stop, so nothing changes.
+ */
+export function applyBlock(memory: Memory, reason: string): { readonly memory: Memory; readonly accepted: boolean } {
+  if (memory.paused) return { memory, accepted: false };
+  const waiting: Wait = { reason, asked: false };
+  return { memory: { ...memory, waiting, last: { kind: "waiting", ...waiting } }, accepted: true };
+}
+
+export type Command = "status" | "pause" | "resume" | "reset" | "continue";
+export const COMMANDS: readonly Command[] = ["status", "pause", "resume", "reset", "continue"];
 
 export function parseCommand(args: unknown): Command | undefined {
   const word = typeof args === "string" ? args.trim().toLowerCase() : "";
@@ -321,21 +456,53 @@ export function parseCommand(args: unknown): Command | undefined {
   return (COMMANDS as readonly string[]).includes(word) ? (word as Command) : undefined;
 }
 
-/** `/todoloop pause | resume | reset` on the memory of the current anchor. */
-export function applyCommand(memory: Memory, command: Command): Memory {
+/** What `/todoloop continue` needs to know besides the memory. */
+export interface CommandFacts {
+  readonly list: ListState;
+  readonly limits: Limits;
+  /** The agent is idle, so a run can start now. */
+  readonly idle: boolean;
+  readonly killSwitch: boolean;
+}
+
+export interface CommandResult {
+  readonly memory: Memory;
+  /** What to tell the human. */
+  readonly reply: Reason;
+  /** Whether the command is recorded on the branch as a `todo-loop:control` entry. */
+  readonly record: boolean;
+  /** `continue` starting a run: the marker to send. */
+  readonly marker: MarkerDraft | undefined;
+}
+
+/** `/todoloop pause | resume | reset | continue` on the memory of the current anchor (SPEC §7). */
+export function applyCommand(memory: Memory, command: Command, facts: CommandFacts): CommandResult {
+  const done = (next: Memory, reply: Reason, record = true, marker?: MarkerDraft): CommandResult => ({
+    memory: { ...next, last: reply },
+    reply,
+    record,
+    marker,
+  });
   switch (command) {
     case "status":
-      return memory;
+      return { memory, reply: memory.last, record: false, marker: undefined };
     case "pause":
-      return { ...memory, paused: true, last: { kind: "paused" } };
+      return done({ ...memory, paused: true, pending: undefined }, { kind: "paused" });
     case "resume":
-      return { ...memory, paused: false, waiting: undefined, last: { kind: "resumed" } };
+      return done({ ...memory, paused: false, waiting: undefined }, { kind: "resumed" });
     case "reset":
-      return {
-        ...freshMemory(memory.anchor, memory.paused),
-        hadList: memory.hadList,
-        last: { kind: "reset" },
-      };
+      return done({ ...freshMemory(memory.anchor, memory.paused), hadWork: memory.hadWork }, { kind: "reset" });
+    case "continue": {
+      if (facts.killSwitch) return { memory, reply: { kind: "cannot-continue", why: "kill-switch" }, record: false, marker: undefined };
+      const { list } = facts;
+      if (list.kind !== "list" || list.open === 0) {
+        return { memory, reply: { kind: "cannot-continue", why: "nothing-open" }, record: false, marker: undefined };
+      }
+      const lifted: Memory = { ...memory, paused: false, waiting: undefined, pending: undefined };
+      if (!facts.idle) return done(lifted, { kind: "requested", started: false });
+      const next: Memory = { ...lifted, round: memory.round + 1, hadWork: true, announced: [] };
+      return done(next, { kind: "requested", started: true }, true, markerFor(next, list, facts.limits, false));
+    }
     default:
       return assertNever(command);
   }

@@ -26,11 +26,17 @@ export interface UiLike {
   setStatus(key: string, text: string | undefined): void;
 }
 
+export type ModeLike = "tui" | "rpc" | "json" | "print";
+
 export interface ContextLike {
   readonly cwd: string;
   readonly hasUI: boolean;
+  /** The run mode; missing on hosts that predate it (treated as not the TUI). */
+  readonly mode?: ModeLike;
   readonly ui: UiLike;
   readonly sessionManager: SessionManagerLike;
+  /** Whether the agent is idle (not streaming). */
+  isIdle?(): boolean;
 }
 
 export interface ToolResultLike {
@@ -51,6 +57,8 @@ export interface BoundaryContextLike {
 
 export interface TurnEndEventLike {
   readonly type?: "turn_end";
+  /** The turn's assistant message. */
+  readonly message?: unknown;
   readonly outcome?: unknown;
   readonly toolResults?: unknown;
   readonly entries?: unknown;
@@ -81,6 +89,8 @@ export interface ToolResultValue {
 export interface ToolDefinitionLike {
   name: string;
   label: string;
+  /** How the model reaches the tool (pi 1.5.2 and later); `model-only` keeps it callable directly under codemode's `only` mode. */
+  exposure?: "direct" | "model-only";
   description: string;
   promptSnippet?: string;
   promptGuidelines?: string[];
@@ -106,6 +116,30 @@ export interface CommandOptionsLike {
   handler(args: string, ctx: ContextLike): Promise<void>;
 }
 
+export interface SessionStartEventLike {
+  readonly type?: "session_start";
+  readonly reason?: unknown;
+}
+
+export interface AgentSettledEventLike {
+  readonly type?: "agent_settled";
+  readonly aborted?: unknown;
+}
+
+/** A custom message for `pi.sendMessage` (the marker of `/todoloop continue`). */
+export interface CustomMessageLike {
+  customType: string;
+  content: string;
+  display: boolean;
+  details?: unknown;
+}
+
+/** One registered tool as `pi.getAllTools()` reports it. */
+export interface ToolInfoLike {
+  readonly name: string;
+  readonly exposure?: string;
+}
+
 /** The theme colours the transcript lines use (pi's `ThemeColor` has them all). */
 export type ThemeColorLike = "dim" | "accent" | "warning";
 
@@ -121,13 +155,13 @@ export interface ComponentLike {
 }
 
 /** A custom message as a message renderer receives it; `details` comes from the session file. */
-export interface CustomMessageLike {
+export interface RenderedMessageLike {
   readonly customType?: unknown;
   readonly details?: unknown;
 }
 
 /** A `custom` entry as an entry renderer receives it; `data` comes from the session file. */
-export interface CustomEntryLike {
+export interface RenderedEntryLike {
   readonly customType?: unknown;
   readonly data?: unknown;
 }
@@ -142,18 +176,23 @@ export interface EntryRenderOptionsLike {
 }
 
 /** Draws a displayed custom message; it must return a component, or pi shows the message's content. */
-export type MessageRendererLike = (message: CustomMessageLike, options: MessageRenderOptionsLike, theme: ThemeLike) => ComponentLike;
+export type MessageRendererLike = (message: RenderedMessageLike, options: MessageRenderOptionsLike, theme: ThemeLike) => ComponentLike;
 
 /** Draws a `custom` entry; undefined draws nothing. */
-export type EntryRendererLike = (entry: CustomEntryLike, options: EntryRenderOptionsLike, theme: ThemeLike) => ComponentLike | undefined;
+export type EntryRendererLike = (entry: RenderedEntryLike, options: EntryRenderOptionsLike, theme: ThemeLike) => ComponentLike | undefined;
 
 /** The part of pi's `ExtensionAPI` this extension uses. */
 export interface PiLike {
   on(event: "turn_end", handler: (event: TurnEndEventLike, ctx: ContextLike) => Promise<TurnEndResultLike | undefined>): void;
   on(event: "context", handler: (event: ContextEventLike, ctx: ContextLike) => Promise<{ messages: unknown[] } | undefined>): void;
+  on(event: "agent_settled", handler: (event: AgentSettledEventLike, ctx: ContextLike) => Promise<void>): void;
+  on(event: "session_start", handler: (event: SessionStartEventLike, ctx: ContextLike) => Promise<void>): void;
   registerTool(tool: ToolDefinitionLike): void;
   registerCommand(name: string, options: CommandOptionsLike): void;
   getActiveTools(): readonly string[];
+  getAllTools(): readonly ToolInfoLike[];
+  appendEntry(customType: string, data?: unknown): void;
+  sendMessage(message: CustomMessageLike, options?: { triggerTurn?: boolean; deliverAs?: "steer" | "followUp" | "nextTurn" }): void;
   registerMessageRenderer(customType: string, renderer: MessageRendererLike): void;
   registerEntryRenderer(customType: string, renderer: EntryRendererLike): void;
 }

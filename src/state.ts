@@ -1,40 +1,58 @@
 /**
  * The branch reader: turns the session branch (root → leaf) into a snapshot of what the loop needs —
- * the newest todo list and its source, the anchor (newest human message), the spend since it, and the
- * loop's own footprints since it (markers, the block tool's result, stop records).
+ * the newest todo list and its source (or that it is out of date), the anchor (newest human message),
+ * the spend and the minutes since it, and the loop's own footprints (markers, the block tool's result,
+ * stop records, the user's controls) from which the loop's state is rebuilt (SPEC §4.14).
  *
  * One forward fold serves both reads: a full read walks back from the leaf only as far as the newest
  * list state at or before the anchor and folds forward from there; an incremental read folds just the
  * entries appended since the last read. Never throws on any input.
  */
 import type { SessionEntryLike, SessionManagerLike } from "./pi.ts";
-import { SOURCES, TODO_TOOL_NAMES } from "./sources/index.ts";
+import { SOURCES, sourceOf, TODO_TOOL_NAMES } from "./sources/index.ts";
 import type { TodoList } from "./sources/index.ts";
-import type { ListState } from "./loop.ts";
+import type { ListState, StaleWhy, Wait } from "./loop.ts";
+import { stopKey } from "./loop.ts";
+import type { StopKind } from "./loop.ts";
 import { isRecord } from "./sources/types.ts";
+import type { UnknownRecord } from "./sources/types.ts";
 
 export const MARKER_TYPE = "todo-loop:continue";
 export const STOP_TYPE = "todo-loop:stop";
+export const CONTROL_TYPE = "todo-loop:control";
 export const BLOCK_TOOL = "todo_loop_block";
+
+export type ControlAction = "pause" | "resume" | "reset" | "continue";
 
 export interface Snapshot {
   /** The newest recognised todo state; `tasks: []` when cleared. Undefined when none is on the branch. */
   readonly list: TodoList | undefined;
   /** The list as it stood when the newest assistant message was written (before that turn's tool calls). */
   readonly listAtLastReply: TodoList | undefined;
+  /** Set when a change after the newest readable list could not be read (SPEC §9). */
+  readonly outOfDate: StaleWhy | undefined;
   /** Id of the newest human message; "" when there is none. */
   readonly anchor: string;
+  /** Epoch milliseconds of the anchor entry and of the newest assistant message since it. */
+  readonly anchorTime: number | undefined;
+  readonly replyTime: number | undefined;
   /** Tokens and dollars of assistant messages since the anchor. */
   readonly tokens: number;
   readonly cost: number;
-  /** Round recorded by the newest marker since the anchor (0 when none). */
+  /** Counters recorded by the newest marker since the anchor (or a reset): round, replies in a row without work, replies since the list changed. */
   readonly round: number;
-  /** Reason of the newest `todo_loop_block` call since the anchor. */
-  readonly waiting: string | undefined;
-  /** Whether a list with tasks was on the branch at any point since the anchor. */
-  readonly hadList: boolean;
-  /** Reason of the newest stop record since the anchor. */
-  readonly lastStop: string | undefined;
+  readonly idle: number;
+  readonly stale: number;
+  /** Signature of the list as it stood at the newest marker since the anchor. */
+  readonly markerSignature: string | undefined;
+  /** The wait under the anchor: the block tool's result or a question stop, unless lifted since. */
+  readonly waiting: Wait | undefined;
+  /** The user's pause, from the newest pause / resume / continue on the whole branch. */
+  readonly paused: boolean;
+  /** Whether the anchor's message had work: an open task at some point since it, or a marker. */
+  readonly hadWork: boolean;
+  /** Keys of the stops recorded since the newest marker under the anchor. */
+  readonly announced: readonly string[];
   /** Results of a known todo tool name were seen (only complete when `list` is undefined). */
   readonly todoToolUsed: boolean;
   /** Some of those results were in a shape no adapter reads (only complete when `list` is undefined). */
@@ -46,13 +64,20 @@ export interface Snapshot {
 export const EMPTY_SNAPSHOT: Snapshot = {
   list: undefined,
   listAtLastReply: undefined,
+  outOfDate: undefined,
   anchor: "",
+  anchorTime: undefined,
+  replyTime: undefined,
   tokens: 0,
   cost: 0,
   round: 0,
+  idle: 0,
+  stale: 0,
+  markerSignature: undefined,
   waiting: undefined,
-  hadList: false,
-  lastStop: undefined,
+  paused: false,
+  hadWork: false,
+  announced: [],
   todoToolUsed: false,
   unreadTodoResults: false,
   length: 0,
@@ -70,7 +95,7 @@ export function readList(entry: unknown): TodoList | undefined {
   return undefined;
 }
 
-function messageOf(entry: SessionEntryLike): { readonly [key: string]: unknown } | undefined {
+function messageOf(entry: SessionEntryLike): UnknownRecord | undefined {
   if (entry.type !== "message" || !isRecord(entry.message)) return undefined;
   return entry.message;
 }
@@ -83,7 +108,16 @@ function finite(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
 }
 
-function usageOf(message: { readonly [key: string]: unknown }): { tokens: number; cost: number } {
+function count(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+function timeOf(entry: SessionEntryLike): number | undefined {
+  const value = typeof entry.timestamp === "string" ? Date.parse(entry.timestamp) : Number.NaN;
+  return Number.isFinite(value) ? value : undefined;
+}
+
+function usageOf(message: UnknownRecord): { tokens: number; cost: number } {
   const usage = message.usage;
   if (!isRecord(usage)) return { tokens: 0, cost: 0 };
   const total = finite(usage.totalTokens);
@@ -92,11 +126,141 @@ function usageOf(message: { readonly [key: string]: unknown }): { tokens: number
   return { tokens, cost };
 }
 
-function blockReason(message: { readonly [key: string]: unknown }): string | undefined {
+/** Text and thinking of an assistant message, for sources closed by what the model writes. */
+function replyWithThinking(message: UnknownRecord): string {
+  const { content } = message;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const block of content) {
+    if (!isRecord(block)) continue;
+    if (block.type === "text" && typeof block.text === "string") parts.push(block.text);
+    if (block.type === "thinking" && typeof block.thinking === "string") parts.push(block.thinking);
+  }
+  return parts.join("\n");
+}
+
+function blockReason(message: UnknownRecord): string | undefined {
   if (message.toolName !== BLOCK_TOOL || message.isError === true) return undefined;
   const details = message.details;
   if (!isRecord(details) || details.waiting !== true || typeof details.reason !== "string") return undefined;
   return details.reason;
+}
+
+const STOP_KINDS: ReadonlySet<string> = new Set<StopKind>(["clear", "no-list", "limit", "idle", "waiting", "question", "out-of-reach", "out-of-date", "outcome"]);
+
+/** Records written before stop kinds existed are known by their reason's wording. */
+const LEGACY_STOPS: readonly (readonly [RegExp, StopKind, string?])[] = [
+  [/^stopped: list is clear/, "clear"],
+  [/^stopped: no list/, "no-list"],
+  [/^stopped: turn outcome was/, "outcome"],
+  [/^stopped: \d+ continuations? used/, "limit", "maxRounds"],
+  [/^stopped: token limit/, "limit", "maxTokens"],
+  [/^stopped: cost limit/, "limit", "maxCost"],
+  [/^waiting for you: the agent asked/, "question"],
+  [/^waiting for you/, "waiting"],
+];
+
+/** The stop a record stands for, as a `stopKey`, plus the question it waits on (question stops). */
+function readStop(data: unknown): { key: string; question: string | undefined } | undefined {
+  if (!isRecord(data) || typeof data.reason !== "string") return undefined;
+  let kind: StopKind | undefined;
+  let limit: string | undefined;
+  if (typeof data.kind === "string" && STOP_KINDS.has(data.kind)) {
+    kind = data.kind as StopKind;
+    limit = typeof data.limit === "string" ? data.limit : undefined;
+  } else {
+    const legacy = LEGACY_STOPS.find(([pattern]) => pattern.test(String(data.reason)));
+    if (!legacy) return { key: `reason:${data.reason}`, question: undefined };
+    [, kind, limit] = legacy;
+  }
+  const asked = /^waiting for you: the agent asked: "(.*)"$/.exec(data.reason);
+  return { key: stopKey(kind, limit), question: kind === "question" ? (asked?.[1] ?? data.reason) : undefined };
+}
+
+function controlAction(entry: SessionEntryLike): ControlAction | undefined {
+  if (entry.type !== "custom" || entry.customType !== CONTROL_TYPE || !isRecord(entry.data)) return undefined;
+  const { action } = entry.data;
+  return action === "pause" || action === "resume" || action === "reset" || action === "continue" ? action : undefined;
+}
+
+/** Whether a tool result's codemode calls may have changed the list without leaving it on the branch. */
+function madeThroughCodemode(message: UnknownRecord, list: TodoList | undefined): boolean {
+  const nested = message.nestedCalls;
+  if (!isRecord(nested)) return false;
+  const tools = list ? sourceOf(list.source) : undefined;
+  if (list && !tools?.resultsCarryList) return false;
+  const names = list ? new Set(tools?.toolNames ?? []) : RESULT_TOOL_NAMES;
+  if (nested.complete === false) return list !== undefined || (Array.isArray(nested.calls) && nested.calls.length > 0);
+  return Array.isArray(nested.calls) && nested.calls.some((call) => isRecord(call) && typeof call.name === "string" && names.has(call.name));
+}
+
+/** Tool names of sources whose results carry the list. */
+const RESULT_TOOL_NAMES: ReadonlySet<string> = new Set(SOURCES.filter((source) => source.resultsCarryList).flatMap((source) => source.toolNames));
+
+function onHumanMessage(state: Mutable<Snapshot>, entry: SessionEntryLike, index: number): void {
+  state.anchor = typeof entry.id === "string" && entry.id !== "" ? entry.id : `#${index}`;
+  state.anchorTime = timeOf(entry);
+  state.replyTime = undefined;
+  state.tokens = 0;
+  state.cost = 0;
+  state.round = 0;
+  state.idle = 0;
+  state.stale = 0;
+  state.markerSignature = undefined;
+  state.waiting = undefined;
+  state.announced = [];
+  state.hadWork = openCount(state.list) > 0;
+}
+
+function onToolResult(state: Mutable<Snapshot>, entry: SessionEntryLike, message: UnknownRecord): void {
+  state.idle = 0;
+  const reason = blockReason(message);
+  if (reason !== undefined) state.waiting = { reason, asked: false };
+  if (madeThroughCodemode(message, state.list)) state.outOfDate = "codemode";
+  const { toolName } = message;
+  if (typeof toolName !== "string" || message.isError === true || !TODO_TOOL_NAMES.has(toolName)) return;
+  state.todoToolUsed = true;
+  if (readList(entry)) return;
+  state.unreadTodoResults = true;
+  const source = state.list ? sourceOf(state.list.source) : undefined;
+  // A successful result of the list's own tool that should carry the list, but cannot be read.
+  if (source?.resultsCarryList && source.toolNames.includes(toolName) && succeeded(message)) state.outOfDate = "unreadable";
+}
+
+/** A tool result that is no error: not `isError`, no `details.error`, no `details.success === false`. */
+function succeeded(message: UnknownRecord): boolean {
+  const { details } = message;
+  if (!isRecord(details)) return true;
+  return (details.error === undefined || details.error === null || details.error === false) && details.success !== false;
+}
+
+function onMarker(state: Mutable<Snapshot>, entry: SessionEntryLike): void {
+  const details = isRecord(entry.details) ? entry.details : {};
+  state.round = count(details.round) ?? state.round + 1;
+  state.idle = count(details.idle) ?? 1;
+  state.stale = count(details.stale) ?? 0;
+  state.markerSignature = state.list ? signature(state.list) : undefined;
+  // The loop only continues once a wait is over: a marker after it means it was lifted.
+  state.waiting = undefined;
+  state.announced = [];
+  state.hadWork = true;
+}
+
+function onControl(state: Mutable<Snapshot>, action: ControlAction): void {
+  if (action === "pause") {
+    state.paused = true;
+    return;
+  }
+  state.waiting = undefined;
+  if (action === "resume" || action === "continue") state.paused = false;
+  if (action === "reset") {
+    state.round = 0;
+    state.idle = 0;
+    state.stale = 0;
+    state.markerSignature = undefined;
+    state.announced = [];
+  }
 }
 
 /** Folds one entry (at branch position `index`) into the state. */
@@ -106,54 +270,61 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
   const entry: SessionEntryLike = raw;
   const message = messageOf(entry);
   if (message) {
-    if (message.role === "user") {
-      state.anchor = typeof entry.id === "string" && entry.id !== "" ? entry.id : `#${index}`;
-      state.tokens = 0;
-      state.cost = 0;
-      state.round = 0;
-      state.waiting = undefined;
-      state.lastStop = undefined;
-      state.hadList = (state.list?.tasks.length ?? 0) > 0;
-      return;
-    }
+    if (message.role === "user") return onHumanMessage(state, entry, index);
     if (message.role === "assistant") {
       const spent = usageOf(message);
       state.tokens += spent.tokens;
       state.cost += spent.cost;
+      state.replyTime = timeOf(entry) ?? state.replyTime;
       state.listAtLastReply = state.list;
+      const apply = state.list && !state.outOfDate ? sourceOf(state.list.source)?.applyReply : undefined;
+      if (apply && state.list) state.list = apply(state.list, replyWithThinking(message));
       return;
     }
-    if (message.role === "toolResult") {
-      const reason = blockReason(message);
-      if (reason !== undefined) state.waiting = reason;
-      if (typeof message.toolName === "string" && TODO_TOOL_NAMES.has(message.toolName) && message.isError !== true) {
-        state.todoToolUsed = true;
-        if (!readList(entry)) state.unreadTodoResults = true;
-      }
-    }
+    if (message.role === "toolResult") onToolResult(state, entry, message);
   } else if (entry.type === "custom_message" && entry.customType === MARKER_TYPE) {
-    const details = entry.details;
-    const round = isRecord(details) && typeof details.round === "number" && Number.isInteger(details.round) && details.round >= 0
-      ? details.round
-      : state.round + 1;
-    state.round = round;
-    // The loop only continues once a wait is over: a marker after the block result means it was lifted.
-    state.waiting = undefined;
-    return;
+    return onMarker(state, entry);
   } else if (entry.type === "custom" && entry.customType === STOP_TYPE) {
-    if (isRecord(entry.data) && typeof entry.data.reason === "string") state.lastStop = entry.data.reason;
+    const stop = readStop(entry.data);
+    if (stop && !state.announced.includes(stop.key)) state.announced = [...state.announced, stop.key];
+    if (stop?.question !== undefined) state.waiting = { reason: stop.question, asked: true };
     return;
+  } else if (entry.type === "custom") {
+    const action = controlAction(entry);
+    if (action) return onControl(state, action);
   }
   const list = readList(entry);
   if (list) {
     state.list = list;
-    if (list.tasks.length > 0) state.hadList = true;
+    state.outOfDate = undefined;
+    if (openCount(list) > 0) state.hadWork = true;
+    return;
   }
+  // An entry of a state type that no adapter reads: an unknown status or a new shape.
+  if (entry.type === "custom" && typeof entry.customType === "string" && STATE_TYPES.has(entry.customType)) {
+    state.unreadTodoResults = true;
+    const source = state.list ? sourceOf(state.list.source) : undefined;
+    if (source?.stateTypes.includes(entry.customType)) state.outOfDate = "unreadable";
+  }
+}
+
+const STATE_TYPES: ReadonlySet<string> = new Set(SOURCES.flatMap((source) => source.stateTypes));
+
+/** Whether the newest pause / resume / continue on the branch is a pause (the pause spans messages). */
+function pausedOn(branch: readonly unknown[], before: number): boolean {
+  for (let index = before - 1; index >= 0; index--) {
+    const entry = branch[index];
+    if (!isRecord(entry)) continue;
+    const action = controlAction(entry);
+    if (action === "pause") return true;
+    if (action === "resume" || action === "continue") return false;
+  }
+  return false;
 }
 
 /**
  * Reads a whole branch (root → leaf). Walks back from the leaf to the anchor and on to the newest list
- * state at or before it, then folds forward from there.
+ * state at or before it, then folds forward from there; the pause comes from the newest control before.
  */
 export function readSnapshot(branch: readonly unknown[]): Snapshot {
   if (!Array.isArray(branch)) return EMPTY_SNAPSHOT;
@@ -167,7 +338,7 @@ export function readSnapshot(branch: readonly unknown[]): Snapshot {
       break;
     }
   }
-  const state: Mutable<Snapshot> = { ...EMPTY_SNAPSHOT };
+  const state: Mutable<Snapshot> = { ...EMPTY_SNAPSHOT, paused: pausedOn(branch, start) };
   for (let index = start; index < branch.length; index++) fold(state, branch[index], index);
   state.length = branch.length;
   return state;
@@ -262,9 +433,19 @@ export function signature(list: TodoList): string {
 /** The list as the loop sees it, or why there is none. */
 export function listState(snapshot: Snapshot, todoToolActive: boolean): ListState {
   const { list } = snapshot;
+  if (snapshot.outOfDate) return { kind: "out-of-date", why: snapshot.outOfDate, open: openCount(list), source: list?.source };
+  if (list?.planning) return { kind: "planning", source: list.source };
   if (list && list.tasks.length > 0) {
-    const open = list.tasks.filter((task) => task.open).length;
-    return { kind: "list", open, total: list.tasks.length, signature: signature(list), source: list.source, tool: list.tool };
+    const open = openCount(list);
+    const hasTool = (sourceOf(list.source)?.toolNames.length ?? 0) > 0;
+    return {
+      kind: "list",
+      open,
+      total: list.tasks.length,
+      signature: signature(list),
+      source: list.source,
+      tool: hasTool ? list.tool : undefined,
+    };
   }
   if (list) return { kind: "none", why: "emptied" };
   if (snapshot.unreadTodoResults) return { kind: "none", why: "unreadable" };

@@ -3,7 +3,7 @@
  * the `/todoloop` report and the footer. Text that came from the model is sanitised before it is shown.
  */
 import type { Limits } from "./config.ts";
-import type { LimitKey, ListState, Memory, NoListWhy, Notice, Reason } from "./loop.ts";
+import type { LimitKey, ListState, Memory, NoListWhy, Notice, Reason, StaleWhy, Wait } from "./loop.ts";
 import { assertNever } from "./loop.ts";
 
 const MAX_SHOWN = 200;
@@ -44,6 +44,17 @@ const NO_LIST: Record<NoListWhy, string> = {
   emptied: "the list was emptied: its tasks were deleted or cleared",
 };
 
+const STALE: Record<StaleWhy, string> = {
+  codemode: "made through codemode",
+  unreadable: "in a shape this extension does not read",
+};
+
+/** Minutes with at most one decimal, as a person writes them. */
+function minutes(value: number): string {
+  const rounded = Math.round(value * 10) / 10;
+  return Number.isInteger(rounded) ? String(rounded) : rounded.toFixed(1);
+}
+
 function limitText(limit: LimitKey, used: number, max: number): string {
   switch (limit) {
     case "maxRounds":
@@ -52,15 +63,21 @@ function limitText(limit: LimitKey, used: number, max: number): string {
       return `token limit reached (${tokens(used)} of ${tokens(max)} tokens since your message)`;
     case "maxCost":
       return `cost limit reached (${money(used)} of ${money(max)} since your message)`;
+    case "maxMinutes":
+      return `time limit reached (${minutes(used)} of ${minutes(max)} ${max === 1 ? "minute" : "minutes"} since your message)`;
     default:
       return assertNever(limit);
   }
 }
 
+function waitText(wait: Wait): string {
+  return wait.asked ? `the agent asked: "${wait.reason}"` : wait.reason;
+}
+
 /** The one English form of every reason. */
 export function describeReason(reason: Reason): string {
   switch (reason.kind) {
-    case "idle":
+    case "none":
       return "idle";
     case "continuing": {
       const cap = reason.maxRounds === null ? "" : `/${reason.maxRounds}`;
@@ -70,12 +87,20 @@ export function describeReason(reason: Reason): string {
       return "stopped: list is clear";
     case "no-list":
       return `stopped: no list (${NO_LIST[reason.why]})`;
+    case "out-of-date":
+      return `stopped: the todo list is out of date (${STALE[reason.why]})`;
+    case "out-of-reach":
+      return `stopped: the todo tool ${reason.tool} is not active, so the list cannot change, ${plural(reason.open, "task")} still open`;
+    case "planning":
+      return "not continuing: plan mode is planning";
     case "waiting":
-      return `waiting for you: ${reason.reason}`;
+      return `waiting for you: ${waitText(reason)}`;
     case "limit": {
       const stale = reason.stale > 0 ? `, no todo change for ${plural(reason.stale, "reply", "replies")}; the agent may need you` : "";
       return `stopped: ${limitText(reason.limit, reason.used, reason.max)}, ${plural(reason.open, "task")} still open${stale}`;
     }
+    case "idle":
+      return `stopped: the agent stopped ${plural(reason.replies, "time")} in a row without doing anything, ${plural(reason.open, "task")} still open; it may need you`;
     case "outcome":
       return `stopped: turn outcome was ${reason.outcome}`;
     case "paused":
@@ -84,6 +109,12 @@ export function describeReason(reason: Reason): string {
       return "resumed by user";
     case "reset":
       return "counters reset";
+    case "requested":
+      return reason.started ? "continuing at your request" : "resumed by user; the agent is busy, so the loop goes on when it next stops";
+    case "cannot-continue":
+      return reason.why === "kill-switch"
+        ? "not continuing: the kill switch is on"
+        : "not continuing: no task is open";
     case "queued":
       return "not continuing: a queued message runs next";
     case "other-extension":
@@ -98,6 +129,7 @@ function limitsText(limits: Limits): string {
   if (limits.maxRounds !== null) set.push(`maxRounds ${limits.maxRounds}`);
   if (limits.maxTokens !== null) set.push(`maxTokens ${tokens(limits.maxTokens)}`);
   if (limits.maxCost !== null) set.push(`maxCost ${money(limits.maxCost)}`);
+  if (limits.maxMinutes !== null) set.push(`maxMinutes ${minutes(limits.maxMinutes)}`);
   return set.join(", ");
 }
 
@@ -130,7 +162,7 @@ export function describeNotice(notice: Notice, configFile: string): { message: s
     case "stale": {
       const left = notice.roundsLeft === null ? "" : ` ${plural(notice.roundsLeft, "continuation")} left before maxRounds.`;
       const set = limitsText(notice.limits);
-      const brakes = set ? `limits set: ${set}` : `set maxRounds, maxTokens or maxCost in ${configFile}`;
+      const brakes = set ? `limits set: ${set}` : `set maxRounds, maxTokens, maxCost or maxMinutes in ${configFile}`;
       return {
         message: `todo loop: ${notice.replies} replies without a todo change, ${plural(notice.open, "task")} still open; still continuing.${left} Brakes: /todoloop pause, ${brakes}.`,
         type: "warning",
@@ -156,8 +188,10 @@ function toolPhrase(tool: string): string {
 }
 
 /** The marker's content: one of a small fixed set of sentences, no task text, no counters. */
-export function nudgeText(tool: string, hint: boolean): string {
-  const lead = `Continue with the open tasks on your todo list. Use ${toolPhrase(tool)} to read the list and to update each task as you finish it.`;
+export function nudgeText(tool: string | undefined, hint: boolean): string {
+  const lead = tool === undefined
+    ? "Continue with the open steps of the plan. Mark each step as you finish it by writing [DONE:n] in your reply, where n is the step number."
+    : `Continue with the open tasks on your todo list. Use ${toolPhrase(tool)} to read the list and to update each task as you finish it.`;
   const block = hint ? " If you cannot go on without a person, call todo_loop_block with the reason instead of stopping." : "";
   return `${lead}${block} The user's latest instruction outranks this reminder.`;
 }
@@ -166,14 +200,14 @@ export interface StatusView {
   readonly memory: Memory;
   readonly list: ListState;
   readonly sourceLabel: string | undefined;
-  readonly spend: { readonly tokens: number; readonly cost: number };
+  readonly spend: { readonly tokens: number; readonly cost: number; readonly minutes: number | undefined };
   readonly limits: Limits;
   readonly configFile: string;
   readonly problems: readonly string[];
   readonly killSwitch: string | undefined;
 }
 
-const STOP_KINDS: ReadonlySet<Reason["kind"]> = new Set(["clear", "no-list", "limit", "outcome"]);
+const STOP_KINDS: ReadonlySet<Reason["kind"]> = new Set(["clear", "no-list", "out-of-date", "out-of-reach", "limit", "idle", "outcome"]);
 
 function mode(view: StatusView): string {
   if (view.killSwitch) return `DISABLED (kill switch ${view.killSwitch})`;
@@ -183,38 +217,55 @@ function mode(view: StatusView): string {
   return "active";
 }
 
+function tasksLine(list: ListState, label: string | undefined): string {
+  const from = label ? ` (${label})` : "";
+  switch (list.kind) {
+    case "list":
+      return `${list.open} of ${list.total}${from}`;
+    case "none":
+      return `none — ${NO_LIST[list.why]}`;
+    case "out-of-date":
+      return `unknown (the list is out of date: ${STALE[list.why]})${from}`;
+    case "planning":
+      return `none yet — plan mode is planning${from}`;
+    default:
+      return assertNever(list);
+  }
+}
+
 /** The `/todoloop` report. */
 export function statusText(view: StatusView): string {
   const { memory, list, limits, spend } = view;
   const cap = limits.maxRounds === null ? "(no limit)" : `of ${limits.maxRounds}`;
-  const tasks = list.kind === "list"
-    ? `${list.open} of ${list.total}${view.sourceLabel ? ` (${view.sourceLabel})` : ""}`
-    : `none — ${NO_LIST[list.why]}`;
+  const idleCap = limits.maxIdleReplies === null ? "(no limit)" : `of ${limits.maxIdleReplies}`;
   const tokenLimit = limits.maxTokens === null ? "no limit" : `limit ${tokens(limits.maxTokens)}`;
   const costLimit = limits.maxCost === null ? "no limit" : `limit ${money(limits.maxCost)}`;
+  const minuteLimit = limits.maxMinutes === null ? "no limit" : `limit ${minutes(limits.maxMinutes)}`;
+  const spent = spend.minutes === undefined ? 0 : spend.minutes;
   const lines = [
     `todo loop: ${mode(view)}`,
     `continuations for this message: ${memory.round} ${cap}`,
     `replies since the list last changed: ${memory.staleSettles}`,
-    `tasks open: ${tasks}`,
-    `spend since your message: ${tokens(spend.tokens)} tokens (${tokenLimit}), ${money(spend.cost)} (${costLimit})`,
+    `replies in a row without work: ${memory.settleRun} ${idleCap}`,
+    `tasks open: ${tasksLine(list, view.sourceLabel)}`,
+    `spend since your message: ${tokens(spend.tokens)} tokens (${tokenLimit}), ${money(spend.cost)} (${costLimit}), ${minutes(spent)} minutes (${minuteLimit})`,
     `counting from: ${memory.anchor === "" ? "no message yet" : `message ${memory.anchor}`}`,
   ];
-  if (memory.waiting !== undefined) lines.push(`waiting for you: ${memory.waiting}`);
+  if (memory.waiting !== undefined) lines.push(`waiting for you: ${waitText(memory.waiting)}`);
   lines.push(`last: ${describeReason(memory.last)}`);
   lines.push(`config: ${view.configFile}${limitsText(limits) ? ` (${limitsText(limits)})` : ""}`);
   for (const problem of view.problems) lines.push(`config problem: ${problem}`);
   return lines.join("\n");
 }
 
-/** The one-line footer while tasks are open; undefined clears it. */
+/** The one-line footer while tasks are open; undefined clears it. Never a bare `X/Y` (a todo tool shows done/total). */
 export function footerText(memory: Memory, list: ListState, limits: Limits, killSwitch: string | undefined): string | undefined {
   if (list.kind !== "list" || list.open === 0) return undefined;
   if (killSwitch) return "todo loop off";
   if (memory.paused) return "todo loop paused";
   if (memory.waiting !== undefined) return "waiting for you";
   const cap = limits.maxRounds === null ? "" : `/${limits.maxRounds}`;
-  return `todo ${list.open}/${list.total} · continue ${memory.round}${cap}`;
+  return `todo ${list.open} of ${list.total} open · continue ${memory.round}${cap}`;
 }
 
 /** What a continuation marker's `details` say; a field that could not be read is undefined. */

@@ -33,8 +33,8 @@ import type {
   CommandOptionsLike,
   ContextEventLike,
   ContextLike,
-  CustomEntryLike,
-  CustomMessageLike,
+  RenderedEntryLike,
+  RenderedMessageLike,
   EntryDraft,
   EntryRendererLike,
   MessageRendererLike,
@@ -86,8 +86,8 @@ const checks = {
   // What pi answers is what we read.
   activeTools: true satisfies Fits<ReturnType<ExtensionAPI["getActiveTools"]>, readonly string[]>,
   // Renderers: pi's messages, entries, options and theme go into ours; our renderers are what pi registers.
-  customMessage: true satisfies Fits<Parameters<MessageRenderer>[0], CustomMessageLike>,
-  customEntry: true satisfies Fits<CustomEntry, CustomEntryLike>,
+  customMessage: true satisfies Fits<Parameters<MessageRenderer>[0], RenderedMessageLike>,
+  customEntry: true satisfies Fits<CustomEntry, RenderedEntryLike>,
   themeColors: true satisfies Fits<ThemeColorLike, ThemeColor>,
   theme: true satisfies Fits<Theme, ThemeLike>,
   messageRenderParameters: true satisfies Fits<Parameters<MessageRenderer>, Parameters<MessageRendererLike>>,

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { visibleWidth } from "@earendil-works/pi-tui";
 import todoLoop from "../src/index.ts";
-import type { ComponentLike, CustomEntryLike, CustomMessageLike, ThemeColorLike, ThemeLike } from "../src/pi.ts";
+import type { ComponentLike, RenderedEntryLike, RenderedMessageLike, ThemeColorLike, ThemeLike } from "../src/pi.ts";
 import { columns, fit, registerRenderers } from "../src/render.ts";
 import { nudgeText } from "../src/text.ts";
 import { createFakePi } from "./fake-pi.ts";
@@ -37,7 +37,7 @@ function renderers(transcript: () => boolean = () => true): FakePi {
 function markerComponent(pi: FakePi, details: unknown, theme: ThemeLike = TAGS, outputPad = 1): ComponentLike {
   const renderer = pi.messageRenderers.get(MARKER);
   assert.ok(renderer, "a message renderer for todo-loop:continue");
-  const message: CustomMessageLike & { content: string; display: boolean } = {
+  const message: RenderedMessageLike & { content: string; display: boolean } = {
     customType: MARKER,
     content: nudgeText("todo", true),
     display: true,
@@ -49,7 +49,7 @@ function markerComponent(pi: FakePi, details: unknown, theme: ThemeLike = TAGS, 
 function stopComponent(pi: FakePi, data: unknown, theme: ThemeLike = TAGS): ComponentLike | undefined {
   const renderer = pi.entryRenderers.get(STOP);
   assert.ok(renderer, "an entry renderer for todo-loop:stop");
-  const entry: CustomEntryLike = { customType: STOP, data };
+  const entry: RenderedEntryLike = { customType: STOP, data };
   return renderer(entry, { expanded: false }, theme);
 }
 

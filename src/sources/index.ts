@@ -24,5 +24,12 @@ export const SOURCES: readonly TodoSource[] = [
 export const TODO_TOOL_NAMES: ReadonlySet<string> = new Set(SOURCES.flatMap((source) => source.toolNames));
 
 export function sourceLabel(id: SourceId): string {
-  return SOURCES.find((source) => source.id === id)?.label ?? id;
+  return sourceOf(id)?.label ?? id;
+}
+
+const BY_ID: ReadonlyMap<SourceId, TodoSource> = new Map(SOURCES.map((source) => [source.id, source]));
+
+/** The adapter of a source id. */
+export function sourceOf(id: SourceId): TodoSource | undefined {
+  return BY_ID.get(id);
 }

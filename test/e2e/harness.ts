@@ -75,6 +75,8 @@ export interface Sandbox {
   scriptPath: string;
   requestsPath: string;
   env: Record<string, string>;
+  /** Whether markers are shown in the transcript (`display`): the config's `transcript`, default true. */
+  transcript: boolean;
   cleanup(): void;
 }
 
@@ -134,8 +136,10 @@ export function sandbox(options: SandboxOptions): Sandbox {
     PI_TODO_LOOP_REQUESTS: requestsPath,
     ...options.env,
   };
+  const configured = typeof options.config === "object" && options.config !== null ? (options.config as { transcript?: unknown }).transcript : undefined;
   return {
     root, home, agentDir, cwd, sessionDir, scriptPath, requestsPath, env,
+    transcript: configured !== false,
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }
@@ -335,7 +339,7 @@ export async function untilRequests(box: Sandbox, count: number, timeoutMs = RPC
 /**
  * The checks every scenario passes, from what the model actually received and what the session holds:
  * no two assistant messages in a row; no marker right before a user-role message; markers hidden and
- * free of task text; the script consumed exactly (a runaway would overrun it).
+ * free of task text, displayed exactly when the transcript is on; the script consumed exactly (a runaway would overrun it).
  */
 export interface InvariantOptions {
   script: readonly ScriptStep[];
@@ -361,7 +365,7 @@ export function checkInvariants(box: Sandbox, options: InvariantOptions): void {
     }
   }
   for (const marker of markers(sessionEntries(box))) {
-    assert.equal(marker.display, false, "markers are hidden");
+    assert.equal(marker.display, box.transcript, "a marker is displayed exactly when the transcript is on");
     const text = textOf(marker.content);
     for (const task of options.taskTexts ?? []) assert.ok(!text.includes(task), `marker carries task text ${task}`);
   }

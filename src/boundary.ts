@@ -1,0 +1,150 @@
+/**
+ * The run boundaries: `turn_end` gathers the facts and applies `decide()` (a marker and `continue:
+ * true`, or nothing); `agent_settled` applies `settle()` (the stop record and its announcement, once the
+ * run really ended); `session_start` shows the footer; `context` applies `filterMarkers()`.
+ */
+import { killSwitch, loadConfig, configPath } from "./config.ts";
+import { decide, filterMarkers, settle } from "./loop.ts";
+import type { TurnFacts } from "./loop.ts";
+import type { ContextLike, EntryDraft, ToolResultLike, TurnEndEventLike, TurnEndResultLike, TurnOutcome } from "./pi.ts";
+import { askedQuestion, replyText } from "./question.ts";
+import { markerMessage, transcriptShown } from "./runtime.ts";
+import type { Runtime } from "./runtime.ts";
+import { SOURCES, TODO_TOOL_NAMES } from "./sources/index.ts";
+import type { CallKind } from "./sources/index.ts";
+import { isRecord } from "./sources/types.ts";
+import { openCount, STOP_TYPE, vanishedTasks } from "./state.ts";
+import type { Snapshot } from "./state.ts";
+import { describeNotice, describeReason, sanitize } from "./text.ts";
+
+const OUTCOMES: ReadonlySet<unknown> = new Set(["completed", "error", "aborted"]);
+/** How much of a question the wait reason keeps. */
+const QUESTION_CHARS = 200;
+
+export function registerBoundaries(runtime: Runtime): void {
+  const { pi } = runtime;
+
+  async function onTurnEnd(event: TurnEndEventLike, ctx: ContextLike): Promise<TurnEndResultLike | undefined> {
+    if (killSwitch(ctx.cwd)) {
+      const session = runtime.sessionOf(ctx);
+      if (session.footer !== undefined) runtime.showFooter(ctx, session, "todo loop off");
+      return undefined;
+    }
+    if (!isRecord(event) || !Array.isArray(event.toolResults)) return undefined;
+    // Without readable proposals and context there is no telling whether a human message is queued or
+    // another handler already continued, nor a way to keep its entries: when unsure, do nothing.
+    if (!Array.isArray(event.entries) || typeof event.continue !== "boolean") return undefined;
+    if (!isRecord(event.context) || !Array.isArray(event.context.pendingMessages)) return undefined;
+    const facts = runtime.gather(ctx);
+    const decision = decide({
+      memory: facts.session.memory,
+      branchSwitched: facts.switched,
+      branch: facts.branch,
+      turn: turnFacts(event, facts.snapshot),
+      list: facts.list,
+      pendingMessages: event.context.pendingMessages.length > 0,
+      otherContinued: event.continue === true,
+      limits: facts.config,
+      stopOnQuestion: facts.config.stopOnQuestion,
+      spend: facts.spend,
+      tools: facts.tools,
+    });
+    facts.session.memory = decision.memory;
+    for (const notice of decision.notices) {
+      const { message, type } = describeNotice(notice, configPath());
+      runtime.notify(ctx, message, type);
+    }
+    runtime.showFooter(ctx, facts.session, runtime.footerFor(facts, decision.memory));
+    if (!decision.continue || !decision.marker) return undefined;
+    const marker: EntryDraft = { type: "custom_message", ...markerMessage(decision.marker, facts.config.transcript) };
+    return { entries: [...event.entries, marker], continue: true };
+  }
+
+  function onSettled(ctx: ContextLike): void {
+    if (killSwitch(ctx.cwd)) return;
+    const session = runtime.sessionOf(ctx);
+    if (!session.memory?.pending) return;
+    const { config } = loadConfig(configPath());
+    const settled = settle(session.memory, transcriptShown(ctx, config), describeReason);
+    session.memory = settled.memory;
+    if (settled.record) pi.appendEntry(STOP_TYPE, settled.record);
+    if (settled.notice) {
+      const { message, type } = describeNotice(settled.notice, configPath());
+      runtime.notify(ctx, message, type);
+    }
+  }
+
+  function onSessionStart(ctx: ContextLike): void {
+    if (!ctx.hasUI) return;
+    const facts = runtime.gather(ctx);
+    facts.session.memory = facts.memory;
+    runtime.showFooter(ctx, facts.session, runtime.footerFor(facts, facts.memory));
+  }
+
+  pi.on("turn_end", async (event, ctx) => {
+    try {
+      return await onTurnEnd(event, ctx);
+    } catch (error) {
+      return runtime.failed(ctx, "turn_end", error);
+    }
+  });
+
+  pi.on("agent_settled", async (_event, ctx) => {
+    try {
+      onSettled(ctx);
+    } catch (error) {
+      runtime.failed(ctx, "agent_settled", error);
+    }
+  });
+
+  pi.on("session_start", async (_event, ctx) => {
+    try {
+      onSessionStart(ctx);
+    } catch (error) {
+      runtime.failed(ctx, "session_start", error);
+    }
+  });
+
+  pi.on("context", async (event, ctx) => {
+    try {
+      if (killSwitch(ctx.cwd)) return undefined;
+      const messages = isRecord(event) ? event.messages : undefined;
+      if (!Array.isArray(messages)) return undefined;
+      const kept = filterMarkers(messages);
+      return kept === messages ? undefined : { messages: kept };
+    } catch {
+      return undefined;
+    }
+  });
+}
+
+function classify(result: ToolResultLike): CallKind | undefined {
+  for (const source of SOURCES) {
+    const kind = source.classify(result);
+    if (kind) return kind;
+  }
+  return undefined;
+}
+
+function turnFacts(event: TurnEndEventLike, snapshot: Snapshot): TurnFacts {
+  const results: readonly unknown[] = Array.isArray(event.toolResults) ? event.toolResults : [];
+  const outcome: TurnOutcome = OUTCOMES.has(event.outcome) ? (event.outcome as TurnOutcome) : "error";
+  const calls: CallKind[] = [];
+  let todoOnly = results.length > 0;
+  for (const result of results) {
+    if (!isRecord(result) || typeof result.toolName !== "string" || !TODO_TOOL_NAMES.has(result.toolName)) todoOnly = false;
+    const kind = isRecord(result) ? classify(result) : undefined;
+    if (kind) calls.push(kind);
+  }
+  const asked = results.length === 0 ? askedQuestion(replyText(event.message)) : undefined;
+  const question = asked === undefined ? undefined : sanitize(asked, QUESTION_CHARS);
+  return {
+    outcome,
+    toolResults: results.length,
+    todoOnly,
+    calls,
+    openBefore: openCount(snapshot.listAtLastReply),
+    vanished: vanishedTasks(snapshot.listAtLastReply, snapshot.list),
+    question: question === "" ? undefined : question,
+  };
+}

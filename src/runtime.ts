@@ -1,0 +1,180 @@
+/**
+ * What every handler shares: the per-session state (a branch reader and the loop's memory, a cache of
+ * the branch), gathering the facts a decision needs (config, kill switch, branch snapshot, list, tools),
+ * and the few effects on pi's UI (notify, footer). Nothing here decides anything.
+ */
+import { configPath, killSwitch, loadConfig } from "./config.ts";
+import type { Config } from "./config.ts";
+import { align } from "./loop.ts";
+import type { BranchFacts, ListState, MarkerDraft, Memory, ToolFacts } from "./loop.ts";
+import type { ContextLike, CustomMessageLike, NotifyType, PiLike } from "./pi.ts";
+import { TODO_TOOL_NAMES } from "./sources/index.ts";
+import { createBranchReader, listState, MARKER_TYPE } from "./state.ts";
+import type { BranchReader, Snapshot } from "./state.ts";
+import { footerText, nudgeText, sanitize } from "./text.ts";
+
+export interface SessionState {
+  readonly reader: BranchReader;
+  memory: Memory | undefined;
+  footer: string | undefined;
+}
+
+/** Everything one decision reads, gathered once. */
+export interface Facts {
+  readonly session: SessionState;
+  readonly snapshot: Snapshot;
+  readonly switched: boolean;
+  readonly branch: BranchFacts;
+  readonly list: ListState;
+  readonly config: Config;
+  readonly problems: readonly string[];
+  readonly killSwitch: string | undefined;
+  readonly tools: ToolFacts;
+  /** Spend since the anchor; minutes from its timestamp to the newest reply's (undefined when either is missing). */
+  readonly spend: { readonly tokens: number; readonly cost: number; readonly minutes: number | undefined };
+  /** The memory brought to the branch's current anchor. */
+  readonly memory: Memory;
+}
+
+export interface Runtime {
+  readonly pi: PiLike;
+  sessionOf(ctx: ContextLike): SessionState;
+  gather(ctx: ContextLike): Facts;
+  notify(ctx: ContextLike, message: string, type: NotifyType): void;
+  /** Reports an unexpected failure where a person can see it; returns undefined so the turn goes on untouched. */
+  failed(ctx: ContextLike, where: string, error: unknown): undefined;
+  /** Shows the footer for the loop's state (a no-op without a UI or when unchanged). */
+  showFooter(ctx: ContextLike, session: SessionState, text: string | undefined): void;
+  /** The footer text for gathered facts and a memory. */
+  footerFor(facts: Facts, memory: Memory): string | undefined;
+}
+
+/** Sessions one process keeps state for (a delegated child session runs its own loop). */
+const MAX_SESSIONS = 16;
+
+/** The interactive transcript shows continuation and stop lines: they are the announcement there. */
+export function transcriptShown(ctx: ContextLike, config: Config): boolean {
+  return ctx.mode === "tui" && config.transcript;
+}
+
+/** The marker as a custom message: its content is the nudge, its details the loop state. */
+export function markerMessage(marker: MarkerDraft, display: boolean): CustomMessageLike {
+  const { tool, source: _source, ...details } = marker;
+  return { customType: MARKER_TYPE, content: nudgeText(tool, details.hint), display, details };
+}
+
+export function branchFacts(snapshot: Snapshot): BranchFacts {
+  // The branch is read back from a file anyone can edit: show nothing from it unsanitised.
+  const waiting = snapshot.waiting && { ...snapshot.waiting, reason: sanitize(snapshot.waiting.reason, 500) };
+  return {
+    anchor: snapshot.anchor,
+    round: snapshot.round,
+    idle: snapshot.idle,
+    stale: snapshot.stale,
+    signature: snapshot.markerSignature,
+    waiting: waiting && waiting.reason !== "" ? waiting : undefined,
+    paused: snapshot.paused,
+    hadWork: snapshot.hadWork,
+    announced: snapshot.announced,
+  };
+}
+
+function spendOf(snapshot: Snapshot): Facts["spend"] {
+  const { anchorTime, replyTime } = snapshot;
+  const minutes = anchorTime !== undefined && replyTime !== undefined ? Math.max(0, replyTime - anchorTime) / 60_000 : undefined;
+  return { tokens: snapshot.tokens, cost: snapshot.cost, minutes };
+}
+
+export function createRuntime(pi: PiLike): Runtime {
+  const sessions = new Map<string, SessionState>();
+
+  function sessionId(ctx: ContextLike): string {
+    try {
+      return ctx.sessionManager.getSessionId?.() ?? "";
+    } catch {
+      return "";
+    }
+  }
+
+  function sessionOf(ctx: ContextLike): SessionState {
+    const id = sessionId(ctx);
+    let state = sessions.get(id);
+    if (!state) {
+      state = { reader: createBranchReader(), memory: undefined, footer: undefined };
+      sessions.set(id, state);
+      if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value ?? id);
+    }
+    return state;
+  }
+
+  function tools(): ToolFacts {
+    let active: readonly string[] = [];
+    let registered: ToolFacts["registered"] = [];
+    try {
+      active = pi.getActiveTools();
+    } catch {
+      active = [];
+    }
+    try {
+      registered = pi.getAllTools().map((tool) => ({ name: tool.name, exposure: tool.exposure }));
+    } catch {
+      registered = [];
+    }
+    return { active, registered };
+  }
+
+  function gather(ctx: ContextLike): Facts {
+    const loaded = loadConfig(configPath());
+    const session = sessionOf(ctx);
+    const read = session.reader.read(ctx.sessionManager);
+    const snapshot = read.snapshot;
+    const toolFacts = tools();
+    const switched = read.change === "switched";
+    const branch = branchFacts(snapshot);
+    return {
+      session,
+      snapshot,
+      switched,
+      branch,
+      list: listState(snapshot, toolFacts.active.some((name) => TODO_TOOL_NAMES.has(name))),
+      config: loaded.config,
+      problems: loaded.problems,
+      killSwitch: killSwitch(ctx.cwd),
+      tools: toolFacts,
+      spend: spendOf(snapshot),
+      memory: align(session.memory, branch, switched),
+    };
+  }
+
+  function notify(ctx: ContextLike, message: string, type: NotifyType): void {
+    try {
+      ctx.ui.notify(message, type);
+    } catch {
+      // A UI that cannot show a message must not break the turn.
+    }
+  }
+
+  return {
+    pi,
+    sessionOf,
+    gather,
+    notify,
+    failed(ctx, where, error) {
+      const why = sanitize(error instanceof Error ? error.message : String(error));
+      notify(ctx, `todo loop: ${where} failed (${why}); this turn was left as it was.`, "error");
+      return undefined;
+    },
+    showFooter(ctx, session, text) {
+      if (!ctx.hasUI || session.footer === text) return;
+      session.footer = text;
+      try {
+        ctx.ui.setStatus("todo-loop", text);
+      } catch {
+        // The footer is a courtesy; a UI that cannot show it must not break the turn.
+      }
+    },
+    footerFor(facts, memory) {
+      return footerText(memory, facts.list, facts.config, facts.killSwitch);
+    },
+  };
+}
