@@ -56,9 +56,17 @@ export function submit(terminal: Terminal, text: string): void {
   terminal.keys("Enter");
 }
 
+/**
+ * Empties pi's editor and closes an open completion list (Enter would pick from it). Ctrl+C does both;
+ * Escape would not do here: sent right before another key, pi reads the pair as one Alt-key.
+ */
+export function clearEditor(terminal: Terminal): void {
+  terminal.keys("C-c");
+}
+
 /** Ends pi with `/quit` and waits for it to exit. */
 export async function quit(terminal: Terminal): Promise<void> {
-  terminal.keys("C-u");
+  clearEditor(terminal);
   submit(terminal, "/quit");
   await terminal.waitForExit(10_000);
 }

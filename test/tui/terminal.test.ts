@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { createTasks, markers, sandbox, say, sessionEntries, stops, updateTasks } from "../e2e/harness.ts";
 import type { Sandbox, ScriptStep } from "../e2e/harness.ts";
 import { assertOnScreen, countRows, quit, rowsStartingWith, startPi, statusRow, submit, TERMINAL_SETTINGS } from "./pi-terminal.ts";
+import { parseAnsi } from "../../scripts/ansi-svg.ts";
 import { tmuxAvailable } from "./tmux.ts";
 import type { Terminal } from "./tmux.ts";
 
@@ -138,11 +139,19 @@ test("each stop shows as one line and is not announced a second time", () => {
 
 test("continuation lines are dim; the clear-list stop line is quiet, the error stop line is not", () => {
   const { openAnsi } = screens();
-  const row = (text: string) => openAnsi.split("\n").find((line) => stripAnsi(line).trim() === text) ?? "";
-  for (const text of CONTINUATIONS) assert.match(row(text), /^\s*\u001b\[2m↻/, `dim: ${JSON.stringify(row(text))}`);
-  assert.match(row(CLEAR), /\u001b\[2m todo loop stopped/, `words dim: ${JSON.stringify(row(CLEAR))}`);
-  assert.doesNotMatch(row(ERROR), /\u001b\[2m/, `not dim: ${JSON.stringify(row(ERROR))}`);
-  assert.match(row(ERROR), /^\s*\u001b\[[0-9;]+m■/, `coloured: ${JSON.stringify(row(ERROR))}`);
+  /** The styled runs of the row whose text is `text`, blanks left out. */
+  const runs = (text: string) => {
+    const row = parseAnsi(openAnsi).find((runs) => runs.map((run) => run.text).join("").trim() === text);
+    assert.ok(row, `no row ${text}`);
+    return row.filter((run) => run.text.trim() !== "");
+  };
+  for (const text of CONTINUATIONS) assert.ok(runs(text).every((run) => run.style.dim), `dim: ${text}`);
+  const [mark, ...words] = runs(CLEAR);
+  assert.ok(mark && mark.text === "■" && !mark.style.dim && mark.style.fg !== undefined, "the mark in a colour");
+  assert.ok(words.length > 0 && words.every((run) => run.style.dim), "the words dim");
+  const error = runs(ERROR);
+  assert.ok(error.every((run) => !run.style.dim && run.style.fg !== undefined), "the error stop line in a colour, not dim");
+  assert.notEqual(error[0]?.style.fg, mark.style.fg, "not the clear-list colour");
 });
 
 test("/todoloop shows the report in the terminal", () => {
@@ -168,7 +177,3 @@ test("a resumed session (pi -c) shows the earlier continuation and stop lines an
   assert.deepEqual(rowsStartingWith(resumed, "■"), [CLEAR, ERROR]);
   assert.ok(statusRow(resumed).includes(FOOTER), `footer: ${statusRow(resumed)}`);
 });
-
-function stripAnsi(text: string): string {
-  return text.replace(/\u001b\[[0-9;:]*[A-Za-z]/g, "");
-}
