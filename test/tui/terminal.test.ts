@@ -91,7 +91,7 @@ before(async () => {
   } catch (error) {
     failure = error;
   }
-});
+}, { timeout: 90_000 });
 
 after(() => {
   terminal?.stop();

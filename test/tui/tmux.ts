@@ -8,6 +8,7 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
 
 export interface TerminalOptions {
   /** The program and its arguments. */
@@ -51,8 +52,14 @@ function tmux(socket: string, args: readonly string[], env?: Readonly<Record<str
   return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env: env ? { ...env } : undefined, stdio: ["ignore", "pipe", "pipe"] });
 }
 
+/** Socket files of the servers started here; tmux leaves them behind after kill-server. */
+const socketFiles = new Map<string, string>();
+
 function killServer(socket: string): void {
   spawnSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" });
+  const file = socketFiles.get(socket);
+  if (file) rmSync(file, { force: true });
+  socketFiles.delete(socket);
   live.delete(socket);
 }
 
@@ -81,6 +88,7 @@ export function startTerminal(options: TerminalOptions): Terminal {
     options.command.map(quote).join(" "),
   ], env);
   live.add(socket);
+  socketFiles.set(socket, tmux(socket, ["display-message", "-p", "#{socket_path}"]).trim());
   tmux(socket, ["set-option", "-g", "remain-on-exit", "on"]);
   let stopped = false;
 
