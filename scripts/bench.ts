@@ -21,7 +21,9 @@ import type { TurnEndEvent } from "@earendil-works/pi-coding-agent";
 import type { AssistantMessage, ToolCall, ToolResultMessage, Usage } from "@earendil-works/pi-ai";
 import todoLoop from "../src/index.ts";
 import type {
+  AgentSettledEventLike,
   CommandOptionsLike,
+  SessionStartEventLike,
   ContextEventLike,
   ContextLike,
   PiLike,
@@ -338,9 +340,11 @@ function loadExtension(): Loaded {
   let context: ContextHandler | undefined;
   function on(event: "turn_end", handler: TurnEndHandler): void;
   function on(event: "context", handler: ContextHandler): void;
-  function on(event: "turn_end" | "context", handler: TurnEndHandler | ContextHandler): void {
+  function on(event: "agent_settled", handler: (event: AgentSettledEventLike, ctx: ContextLike) => Promise<void>): void;
+  function on(event: "session_start", handler: (event: SessionStartEventLike, ctx: ContextLike) => Promise<void>): void;
+  function on(event: string, handler: unknown): void {
     if (event === "turn_end") turnEnd = handler as TurnEndHandler;
-    else context = handler as ContextHandler;
+    else if (event === "context") context = handler as ContextHandler;
   }
   const tools: ToolDefinitionLike[] = [];
   const commands: CommandOptionsLike[] = [];
@@ -349,6 +353,9 @@ function loadExtension(): Loaded {
     registerTool: (tool) => void tools.push(tool),
     registerCommand: (_name, options) => void commands.push(options),
     getActiveTools: () => ["read", "bash", "edit", "write", "todo", "todo_loop_block"],
+    getAllTools: () => ["read", "bash", "edit", "write", "todo", "todo_loop_block"].map((name) => ({ name, exposure: "direct" })),
+    appendEntry: () => undefined,
+    sendMessage: () => undefined,
     registerMessageRenderer: () => undefined,
     registerEntryRenderer: () => undefined,
   };

@@ -5,25 +5,9 @@
 import type { Limits } from "./config.ts";
 import type { LimitKey, ListState, Memory, NoListWhy, Notice, Reason, StaleWhy, Wait } from "./loop.ts";
 import { assertNever } from "./loop.ts";
+import { sanitize } from "./sanitize.ts";
 
-const MAX_SHOWN = 200;
-
-/**
- * Makes model-authored text safe to show: control, bidi and zero-width characters removed, unpaired
- * surrogates dropped, line breaks flattened to spaces, and the length capped by code point.
- */
-export function sanitize(text: unknown, max: number = MAX_SHOWN): string {
-  if (typeof text !== "string") return "";
-  const flat = text
-    .replace(/[\r\n\u2028\u2029\u0085\t\v\f]+/g, " ")
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "")
-    .replace(/[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\u061c\u180e]/g, "")
-    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "")
-    .replace(/ {2,}/g, " ")
-    .trim();
-  const points = Array.from(flat);
-  return points.length > max ? `${points.slice(0, max - 1).join("")}…` : flat;
-}
+export { sanitize } from "./sanitize.ts";
 
 function plural(count: number, one: string, many: string = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;

@@ -1,5 +1,5 @@
 /**
- * Configuration and kill switch (SPEC §8): every bad shape falls back to "no limit" key by key with a
+ * Configuration and kill switch (SPEC §8): every bad shape falls back to that key's default with a
  * one-line problem, nothing ever throws, and both kill-switch files are found where pi users put them.
  */
 import { test } from "node:test";
@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { agentDir, CEILINGS, configPath, DEFAULT_LIMITS, killSwitch, killSwitchPaths, loadConfig, parseConfig, parseConfigText } from "../src/config.ts";
+import { agentDir, CEILINGS, configPath, DEFAULT_CONFIG, killSwitch, killSwitchPaths, loadConfig, parseConfig, parseConfigText } from "../src/config.ts";
 import type { ConfigResult } from "../src/config.ts";
 
 /** A fresh directory, removed when the test ends. */
@@ -28,21 +28,29 @@ function assertOneLineProblems(result: ConfigResult, count: number): void {
 
 // ---- parseConfig ----------------------------------------------------------------------------------
 
-test("parseConfig: nothing to parse means every limit off and no problem", () => {
-  assert.deepEqual(parseConfig(undefined), { config: DEFAULT_LIMITS, problems: [] });
-  assert.deepEqual(DEFAULT_LIMITS, { maxRounds: null, maxTokens: null, maxCost: null });
+test("parseConfig: nothing to parse means the defaults (limits off, three idle replies, questions stop, transcript on) and no problem", () => {
+  assert.deepEqual(parseConfig(undefined), { config: DEFAULT_CONFIG, problems: [] });
+  assert.deepEqual(DEFAULT_CONFIG, {
+    maxRounds: null,
+    maxTokens: null,
+    maxCost: null,
+    maxMinutes: null,
+    maxIdleReplies: 3,
+    stopOnQuestion: true,
+    transcript: true,
+  });
 });
 
-test("parseConfig: positive numbers are the limits", () => {
-  assert.deepEqual(parseConfig({ maxRounds: 12, maxTokens: 200_000, maxCost: 1.5 }), {
-    config: { maxRounds: 12, maxTokens: 200_000, maxCost: 1.5 },
+test("parseConfig: positive numbers are the limits and booleans the switches", () => {
+  assert.deepEqual(parseConfig({ maxRounds: 12, maxTokens: 200_000, maxCost: 1.5, maxMinutes: 45, maxIdleReplies: 5, stopOnQuestion: false, transcript: false }), {
+    config: { maxRounds: 12, maxTokens: 200_000, maxCost: 1.5, maxMinutes: 45, maxIdleReplies: 5, stopOnQuestion: false, transcript: false },
     problems: [],
   });
 });
 
 test("parseConfig: an empty object and explicit nulls mean no limit, with no problem", () => {
-  assert.deepEqual(parseConfig({}), { config: DEFAULT_LIMITS, problems: [] });
-  assert.deepEqual(parseConfig({ maxRounds: null, maxTokens: null, maxCost: null }), { config: DEFAULT_LIMITS, problems: [] });
+  assert.deepEqual(parseConfig({}), { config: DEFAULT_CONFIG, problems: [] });
+  assert.deepEqual(parseConfig({ maxRounds: null, maxTokens: null, maxCost: null, maxMinutes: null }), { config: DEFAULT_CONFIG, problems: [] });
 });
 
 test("parseConfig: a wrong type falls back to no limit for that key only, with a one-line problem", () => {
@@ -55,30 +63,66 @@ test("parseConfig: a wrong type falls back to no limit for that key only, with a
   }
 });
 
-test("parseConfig: a negative value means no limit, with a problem", () => {
-  const result = parseConfig({ maxRounds: -1, maxTokens: -100, maxCost: -0.5 });
-  assert.deepEqual(result.config, DEFAULT_LIMITS);
-  assertOneLineProblems(result, 3);
+test("parseConfig: a negative value falls back to that key's default, with a problem", () => {
+  const result = parseConfig({ maxRounds: -1, maxTokens: -100, maxCost: -0.5, maxMinutes: -3, maxIdleReplies: -2 });
+  assert.deepEqual(result.config, DEFAULT_CONFIG);
+  assertOneLineProblems(result, 5);
+  assert.match(result.problems[4] ?? "", /^maxIdleReplies is negative \(-2\); using the default 3$/);
 });
 
-test("parseConfig: zero means no limit", () => {
-  assert.deepEqual(parseConfig({ maxRounds: 0, maxTokens: 0, maxCost: 0 }).config, DEFAULT_LIMITS);
+test("parseConfig: zero means no limit, and turns the idle-reply brake off", () => {
+  assert.deepEqual(parseConfig({ maxRounds: 0, maxTokens: 0, maxCost: 0, maxMinutes: 0, maxIdleReplies: 0 }).config, { ...DEFAULT_CONFIG, maxIdleReplies: null });
 });
 
-test("parseConfig: rounds and tokens below 1 mean no limit; any positive cost is a limit", () => {
-  assert.deepEqual(parseConfig({ maxRounds: 0.5, maxTokens: 0.9, maxCost: 0.001 }).config, { maxRounds: null, maxTokens: null, maxCost: 0.001 });
+test("parseConfig: maxIdleReplies null turns the brake off with no problem", () => {
+  assert.deepEqual(parseConfig({ maxIdleReplies: null }), { config: { ...DEFAULT_CONFIG, maxIdleReplies: null }, problems: [] });
 });
 
-test("parseConfig: fractional rounds and tokens are rounded down; cost keeps its cents", () => {
-  assert.deepEqual(parseConfig({ maxRounds: 2.7, maxTokens: 1000.9, maxCost: 0.25 }).config, { maxRounds: 2, maxTokens: 1000, maxCost: 0.25 });
+test("parseConfig: rounds, tokens and idle replies below 1 mean no limit; any positive cost or minutes is a limit", () => {
+  assert.deepEqual(parseConfig({ maxRounds: 0.5, maxTokens: 0.9, maxCost: 0.001, maxMinutes: 0.5, maxIdleReplies: 0.5 }).config, {
+    ...DEFAULT_CONFIG,
+    maxCost: 0.001,
+    maxMinutes: 0.5,
+    maxIdleReplies: null,
+  });
 });
 
-test("parseConfig: huge values are clamped to a sane ceiling, with a problem (maxRounds ≤ 1000)", () => {
-  const result = parseConfig({ maxRounds: 5000, maxTokens: 1e15, maxCost: 1e9 });
+test("parseConfig: fractional rounds, tokens and idle replies are rounded down; cost and minutes keep their fractions", () => {
+  assert.deepEqual(parseConfig({ maxRounds: 2.7, maxTokens: 1000.9, maxCost: 0.25, maxMinutes: 1.5, maxIdleReplies: 4.9 }).config, {
+    ...DEFAULT_CONFIG,
+    maxRounds: 2,
+    maxTokens: 1000,
+    maxCost: 0.25,
+    maxMinutes: 1.5,
+    maxIdleReplies: 4,
+  });
+});
+
+test("parseConfig: a wrong type for a switch falls back to its default (true), with a one-line problem", () => {
+  for (const bad of ["false", 0, 1, null, {}, []]) {
+    const result = parseConfig({ stopOnQuestion: bad, transcript: bad });
+    assert.equal(result.config.stopOnQuestion, true, JSON.stringify(bad));
+    assert.equal(result.config.transcript, true, JSON.stringify(bad));
+    assertOneLineProblems(result, 2);
+    assert.match(result.problems[0] ?? "", /^stopOnQuestion must be true or false \(got .+\); using true$/);
+  }
+});
+
+test("parseConfig: a wrong type for maxIdleReplies keeps the default of 3", () => {
+  const result = parseConfig({ maxIdleReplies: "3" });
+  assert.equal(result.config.maxIdleReplies, 3);
+  assertOneLineProblems(result, 1);
+  assert.match(result.problems[0] ?? "", /^maxIdleReplies must be a positive number or null \(got the string "3"\); using the default 3$/);
+});
+
+test("parseConfig: huge values are clamped to a sane ceiling, with a problem (maxRounds ≤ 1000, maxMinutes ≤ 10080, maxIdleReplies ≤ 100)", () => {
+  const result = parseConfig({ maxRounds: 5000, maxTokens: 1e15, maxCost: 1e9, maxMinutes: 1e6, maxIdleReplies: 1e4 });
   assert.equal(CEILINGS.maxRounds, 1000);
-  assert.deepEqual(result.config, CEILINGS);
-  assertOneLineProblems(result, 3);
-  assert.deepEqual(parseConfig({ maxRounds: 1000 }), { config: { ...DEFAULT_LIMITS, maxRounds: 1000 }, problems: [] });
+  assert.equal(CEILINGS.maxMinutes, 10_080);
+  assert.equal(CEILINGS.maxIdleReplies, 100);
+  assert.deepEqual(result.config, { ...DEFAULT_CONFIG, ...CEILINGS });
+  assertOneLineProblems(result, 5);
+  assert.deepEqual(parseConfig({ maxRounds: 1000 }), { config: { ...DEFAULT_CONFIG, maxRounds: 1000 }, problems: [] });
 });
 
 test("parseConfig: unknown keys are ignored with a problem; known keys still apply", () => {
@@ -91,7 +135,7 @@ test("parseConfig: unknown keys are ignored with a problem; known keys still app
 test("parseConfig: a top-level array, string, number, boolean or null is the defaults with a problem", () => {
   for (const raw of [[], [{ maxRounds: 3 }], "maxRounds", 3, true, null]) {
     const result = parseConfig(raw);
-    assert.deepEqual(result.config, DEFAULT_LIMITS, JSON.stringify(raw));
+    assert.deepEqual(result.config, DEFAULT_CONFIG, JSON.stringify(raw));
     assertOneLineProblems(result, 1);
     assert.match(result.problems[0] ?? "", /must hold a JSON object/);
   }
@@ -104,23 +148,23 @@ test("parseConfig: a top-level array, string, number, boolean or null is the def
 test("parseConfigText: invalid JSON is the defaults with a one-line problem", () => {
   for (const text of ["", "{", "{\n\"maxRounds\": x,\n\"maxCost\": 2\n}", "maxRounds = 3", "{\"maxRounds\": 3,}"]) {
     const result = parseConfigText(text);
-    assert.deepEqual(result.config, DEFAULT_LIMITS, text);
+    assert.deepEqual(result.config, DEFAULT_CONFIG, text);
     assertOneLineProblems(result, 1);
     assert.match(result.problems[0] ?? "", /^invalid JSON/);
   }
 });
 
 test("parseConfigText: valid JSON is parsed like parseConfig, a byte-order mark included", () => {
-  assert.deepEqual(parseConfigText('{"maxRounds": 3}'), { config: { ...DEFAULT_LIMITS, maxRounds: 3 }, problems: [] });
-  assert.deepEqual(parseConfigText('\uFEFF{"maxCost": 2}'), { config: { ...DEFAULT_LIMITS, maxCost: 2 }, problems: [] });
-  assert.deepEqual(parseConfigText("null").config, DEFAULT_LIMITS);
+  assert.deepEqual(parseConfigText('{"maxRounds": 3}'), { config: { ...DEFAULT_CONFIG, maxRounds: 3 }, problems: [] });
+  assert.deepEqual(parseConfigText('\uFEFF{"maxCost": 2}'), { config: { ...DEFAULT_CONFIG, maxCost: 2 }, problems: [] });
+  assert.deepEqual(parseConfigText("null").config, DEFAULT_CONFIG);
 });
 
 // ---- loadConfig -----------------------------------------------------------------------------------
 
 test("loadConfig: a missing file is the defaults with no problem", (t) => {
   const dir = tempDir(t);
-  assert.deepEqual(loadConfig(join(dir, "todo-loop.json")), { config: DEFAULT_LIMITS, problems: [] });
+  assert.deepEqual(loadConfig(join(dir, "todo-loop.json")), { config: DEFAULT_CONFIG, problems: [] });
 });
 
 test("loadConfig: an unreadable file (a directory at the path) is the defaults with a one-line problem", (t) => {
@@ -128,7 +172,7 @@ test("loadConfig: an unreadable file (a directory at the path) is the defaults w
   const path = join(dir, "todo-loop.json");
   mkdirSync(path);
   const result = loadConfig(path);
-  assert.deepEqual(result.config, DEFAULT_LIMITS);
+  assert.deepEqual(result.config, DEFAULT_CONFIG);
   assertOneLineProblems(result, 1);
   assert.match(result.problems[0] ?? "", /^cannot read the file/);
 });
@@ -141,9 +185,9 @@ test("loadConfig: reads the file every time, so edits apply without /reload", (t
   writeFileSync(path, JSON.stringify({ maxRounds: 7 }));
   assert.equal(loadConfig(path).config.maxRounds, 7);
   writeFileSync(path, "{ broken");
-  assert.deepEqual(loadConfig(path).config, DEFAULT_LIMITS);
+  assert.deepEqual(loadConfig(path).config, DEFAULT_CONFIG);
   rmSync(path);
-  assert.deepEqual(loadConfig(path), { config: DEFAULT_LIMITS, problems: [] });
+  assert.deepEqual(loadConfig(path), { config: DEFAULT_CONFIG, problems: [] });
 });
 
 // ---- agent dir, config path, kill switch ----------------------------------------------------------

@@ -1,8 +1,9 @@
 /**
  * Generated-input testing without a dependency: a seeded PRNG, value generators (text with hostile
- * characters, JSON junk, session entries of every kind the reader meets), a session tree that behaves
- * like pi's (append under the leaf, move the leaf), and `forAll`, which runs a property over many
- * seeded cases and names the seed and the case in every failure.
+ * characters, ordinary text, escape sequences and every class of character sanitize() removes, JSON
+ * junk, session entries of every kind the reader meets), a session tree that behaves like pi's (append
+ * under the leaf, move the leaf), and `forAll`, which runs a property over many seeded cases and names
+ * the seed and the case in every failure.
  *
  * Reproduce a failure: `PROPERTY_SEED=<seed> node --test test/property.test.ts` runs just that case
  * first in every property.
@@ -185,6 +186,176 @@ export function junk(rng: Random, depth = 2): unknown {
       return out;
     }
   }
+}
+
+// ---- text for sanitize() ------------------------------------------------------------------------------
+
+/** An inclusive range of code points. */
+export type CodeRange = readonly [number, number];
+
+const NONCHARACTERS: CodeRange[] = [[0xfdd0, 0xfdef], ...Array.from({ length: 17 }, (_, plane): CodeRange => [plane * 0x10000 + 0xfffe, plane * 0x10000 + 0xffff])];
+
+/**
+ * Every class of character sanitize() removes (SPEC §10), by code point. `lineBreak` becomes a space;
+ * U+FE0E / U+FE0F stay right after an emoji (src/sanitize.ts says why).
+ */
+export const REMOVED_CLASSES = {
+  c0: [[0x00, 0x08], [0x0e, 0x1f]],
+  lineBreak: [[0x09, 0x0d], [0x85, 0x85], [0x2028, 0x2029]],
+  del: [[0x7f, 0x7f]],
+  c1: [[0x80, 0x84], [0x86, 0x9f]],
+  bidi: [[0x061c, 0x061c], [0x200e, 0x200f], [0x202a, 0x202e], [0x2066, 0x2069]],
+  zeroWidth: [[0x200b, 0x200d], [0x2060, 0x2060], [0xfeff, 0xfeff]],
+  softHyphen: [[0x00ad, 0x00ad]],
+  otherFormat: [
+    [0x0600, 0x0605], [0x06dd, 0x06dd], [0x070f, 0x070f], [0x0890, 0x0891], [0x08e2, 0x08e2], [0x180e, 0x180e],
+    [0x2061, 0x2064], [0x206a, 0x206f], [0x110bd, 0x110bd], [0x110cd, 0x110cd], [0x13430, 0x1343f],
+    [0x1bca0, 0x1bca3], [0x1d173, 0x1d17a],
+  ],
+  interlinear: [[0xfff9, 0xfffb]],
+  tags: [[0xe0000, 0xe007f]],
+  graphemeJoiner: [[0x034f, 0x034f]],
+  hangulFiller: [[0x115f, 0x1160], [0x3164, 0x3164], [0xffa0, 0xffa0]],
+  khmerVowel: [[0x17b4, 0x17b5]],
+  mongolianSelector: [[0x180b, 0x180d], [0x180f, 0x180f]],
+  variationSelector: [[0xfe00, 0xfe0f], [0xe0100, 0xe01ef]],
+  reservedIgnorable: [[0x2065, 0x2065], [0xfff0, 0xfff8], [0xe0080, 0xe00ff], [0xe01f0, 0xe0fff]],
+  noncharacter: NONCHARACTERS,
+  loneSurrogate: [[0xd800, 0xdfff]],
+} satisfies Record<string, readonly CodeRange[]>;
+export type RemovedClass = keyof typeof REMOVED_CLASSES;
+export const REMOVED_KINDS = Object.keys(REMOVED_CLASSES) as RemovedClass[];
+
+/** The first code points of escape and control sequences: alone they swallow what follows. */
+const SEQUENCE_STARTS = new Set([0x1b, 0x90, 0x98, 0x9b, 0x9d, 0x9e, 0x9f]);
+const PRESENTATION = new Set([0xfe0e, 0xfe0f]);
+
+function inRanges(code: number, ranges: readonly CodeRange[]): boolean {
+  return ranges.some(([low, high]) => code >= low && code <= high);
+}
+
+/** The class a code point belongs to, if sanitize() removes it. */
+export function removedClassOf(code: number): RemovedClass | undefined {
+  return REMOVED_KINDS.find((kind) => inRanges(code, REMOVED_CLASSES[kind]));
+}
+
+/**
+ * The first character of `value` sanitize() must not let through, as "U+XXXX (class)": any removed
+ * class, any control or format character (Cc, Cf) — except U+FE0E / U+FE0F right after an emoji.
+ */
+export function firstRemoved(value: string): string | undefined {
+  let previous = "";
+  for (const point of value) {
+    const code = point.codePointAt(0) ?? 0;
+    const kind = removedClassOf(code) ?? (/[\p{Cc}\p{Cf}]/u.test(point) ? "Cc/Cf" : undefined);
+    const presentation = PRESENTATION.has(code) && /\p{Emoji}/u.test(previous);
+    if (kind !== undefined && !presentation) return `U+${code.toString(16).toUpperCase().padStart(4, "0")} (${kind})`;
+    previous = point;
+  }
+  return undefined;
+}
+
+/**
+ * One character of class `kind`. `standalone` leaves out the ones whose removal depends on their
+ * neighbours: sequence introducers (ESC, 8-bit CSI, OSC, DCS, SOS, PM, APC) and U+FE0E / U+FE0F.
+ */
+export function removedChar(rng: Random, kind: RemovedClass, standalone = false): string {
+  for (;;) {
+    const [low, high] = rng.pick(REMOVED_CLASSES[kind]);
+    const code = rng.int(low, high);
+    if (standalone && (SEQUENCE_STARTS.has(code) || PRESENTATION.has(code))) continue;
+    return code >= 0xd800 && code <= 0xdfff ? String.fromCharCode(code) : String.fromCodePoint(code);
+  }
+}
+
+/**
+ * Ordinary printable text, one grapheme or symbol per token: scripts, combining accents, CJK, emoji
+ * (with skin tones, presentation selectors, keycaps, flags), punctuation that escape sequences are made
+ * of, spaces (ASCII, no-break, ideographic) and a private-use icon.
+ */
+export const ORDINARY = [
+  "a", "b", "z", "Q", "P", "X", "0", "7", " ", " ", " ", "-", ".", ",", ";", ":", "?", "!", "[", "]", "(", ")",
+  "{", "}", "<", ">", "&", "\"", "'", "`", "~", "|", "/", "\\", "#", "*", "@", "$", "%", "^", "_", "=", "+",
+  "é", "e\u0301", "a\u0308", "n\u0303", "ß", "ø", "Ω", "λ", "ж", "Я", "ש", "ל", "ع", "ب", "फ", "क्ष", "ก", "ก\u0e49",
+  "가", "한", "\u1100\u1161", "か", "カ", "中", "文", "漢", "😀", "👍🏽", "🇫🇷", "⚠️", "❤️", "1️⃣", "✅", "🚀", "𝄞", "𝔘",
+  "©", "™", "€", "…", "—", "\u00a0", "\u3000", "\ue000", "①", "½",
+];
+
+/** Between 0 and `maxTokens` tokens of ordinary text. */
+export function ordinaryTokens(rng: Random, maxTokens = 20): string[] {
+  return Array.from({ length: rng.int(0, maxTokens) }, () => rng.pick(ORDINARY));
+}
+
+export const ESCAPE_KINDS = ["csi", "csi8", "osc", "osc8", "dcs", "dcs8", "sos", "sos8", "pm", "pm8", "apc", "apc8", "nf", "fs"] as const;
+export type EscapeKind = (typeof ESCAPE_KINDS)[number];
+
+const STRING_INTRODUCERS: Record<string, readonly [string, string]> = {
+  osc: ["\u001b]", "\u009d"],
+  dcs: ["\u001bP", "\u0090"],
+  sos: ["\u001bX", "\u0098"],
+  pm: ["\u001b^", "\u009e"],
+  apc: ["\u001b_", "\u009f"],
+};
+
+function charIn(rng: Random, low: number, high: number, except = ""): string {
+  for (;;) {
+    const char = String.fromCharCode(rng.int(low, high));
+    if (!except.includes(char)) return char;
+  }
+}
+
+function repeat(rng: Random, min: number, max: number, one: () => string): string {
+  return Array.from({ length: rng.int(min, max) }, one).join("");
+}
+
+/**
+ * A complete terminal escape sequence of `kind`: CSI with parameters, intermediates and a final byte;
+ * OSC, DCS, SOS, PM or APC with a payload (ordinary text, tabs, line breaks) and a terminator (BEL,
+ * ESC \ or U+009C); `ESC` with intermediates and a final byte (nF); `ESC` and one byte (Fp, Fe, Fs).
+ * The 8-bit forms start with the C1 character instead of ESC.
+ */
+export function escapeSequence(rng: Random, kind: EscapeKind = rng.pick(ESCAPE_KINDS)): string {
+  switch (kind) {
+    case "csi":
+    case "csi8": {
+      const params = repeat(rng, 0, 6, () => charIn(rng, 0x30, 0x3f));
+      const intermediates = repeat(rng, 0, 2, () => charIn(rng, 0x20, 0x2f));
+      return `${kind === "csi" ? "\u001b[" : "\u009b"}${params}${intermediates}${charIn(rng, 0x40, 0x7e)}`;
+    }
+    case "nf":
+      return `\u001b${repeat(rng, 1, 2, () => charIn(rng, 0x20, 0x2f))}${charIn(rng, 0x30, 0x7e)}`;
+    case "fs":
+      return `\u001b${charIn(rng, 0x30, 0x7e, "[]PX^_")}`;
+    default: {
+      const base = kind.replace("8", "");
+      const [seven, eight] = STRING_INTRODUCERS[base] ?? ["\u001b]", "\u009d"];
+      const payload = repeat(rng, 0, 12, () => (rng.chance(0.15) ? rng.pick(["\t", "\n", "\r\n", ";"]) : rng.pick(ORDINARY)));
+      return `${kind.endsWith("8") ? eight : seven}${payload}${rng.pick(["\u0007", "\u001b\\", "\u009c"])}`;
+    }
+  }
+}
+
+/** A sequence cut short: a non-empty proper prefix of a complete one (a lone ESC, `ESC [ 3`, an unterminated OSC …). */
+export function brokenEscape(rng: Random): string {
+  const points = Array.from(escapeSequence(rng));
+  return points.slice(0, rng.int(1, Math.max(1, points.length - 1))).join("");
+}
+
+/**
+ * Ordinary text mixed with characters of every removed class, presentation selectors anywhere, and
+ * complete and broken escape sequences: up to `maxItems` pieces.
+ */
+export function hostileText(rng: Random, maxItems = 40): string {
+  let out = "";
+  for (let index = rng.int(0, maxItems); index > 0; index--) {
+    const roll = rng.next();
+    if (roll < 0.45) out += rng.pick(ORDINARY);
+    else if (roll < 0.7) out += removedChar(rng, rng.pick(REMOVED_KINDS));
+    else if (roll < 0.82) out += escapeSequence(rng);
+    else if (roll < 0.9) out += brokenEscape(rng);
+    else out += rng.pick(["\ufe0e", "\ufe0f"]);
+  }
+  return out;
 }
 
 // ---- session entries -----------------------------------------------------------------------------------

@@ -1,19 +1,23 @@
 /**
- * decide() and its helpers, one table row per rule of the turn_end decision (SPEC §4 items 3–13).
- * Rows give the facts of one turn and the parts of the decision that rule fixes.
+ * decide(), settle() and their helpers, one table row per rule of the turn_end decision (SPEC §4 items
+ * 3–14). Rows give the facts of one turn and the parts of the decision that rule fixes; `stop` and the
+ * stop notices are what `settle()` makes of the decision when pi settles right after that turn.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DEFAULT_LIMITS } from "../src/config.ts";
+import { DEFAULT_CONFIG } from "../src/config.ts";
 import type { Limits } from "../src/config.ts";
-import { align, applyCommand, decide, freshMemory, limitReached, parseCommand } from "../src/loop.ts";
-import type { BranchFacts, DecideInput, Decision, ListState, Memory, Notice, Reason, TurnFacts } from "../src/loop.ts";
+import { align, applyBlock, applyCommand, COMMANDS, decide, freshMemory, limitReached, parseCommand, settle, stopKind, toolReachable } from "../src/loop.ts";
+import type { BranchFacts, CommandFacts, DecideInput, Decision, ListState, Memory, Notice, Reason, ToolFacts, TurnFacts } from "../src/loop.ts";
 import { describeReason } from "../src/text.ts";
 
 const ANCHOR = "u1";
 const LIST: ListState = { kind: "list", open: 2, total: 3, signature: "sig-a", source: "rpiv-todo", tool: "todo" };
 const CLEAR: ListState = { kind: "list", open: 0, total: 3, signature: "sig-done", source: "rpiv-todo", tool: "todo" };
 const EMPTIED: ListState = { kind: "none", why: "emptied" };
+/** Every limit off, the idle-reply brake included: rows about other rules are not cut short by it. */
+const NO_LIMITS: Limits = { maxRounds: null, maxTokens: null, maxCost: null, maxMinutes: null, maxIdleReplies: null };
+const TODO_ACTIVE: ToolFacts = { active: ["todo", "read"], registered: [{ name: "todo", exposure: "direct" }, { name: "read", exposure: "direct" }] };
 
 function memory(overrides: Partial<Memory> = {}): Memory {
   return { ...freshMemory(ANCHOR), ...overrides };
@@ -21,23 +25,34 @@ function memory(overrides: Partial<Memory> = {}): Memory {
 
 /** The memory of a loop that has already seen LIST under ANCHOR. */
 function seen(overrides: Partial<Memory> = {}): Memory {
-  return memory({ signature: "sig-a", hadList: true, ...overrides });
+  return memory({ signature: "sig-a", hadWork: true, ...overrides });
 }
 
 function branch(overrides: Partial<BranchFacts> = {}): BranchFacts {
-  return { anchor: ANCHOR, round: 0, waiting: undefined, hadList: false, lastStop: undefined, ...overrides };
+  return {
+    anchor: ANCHOR,
+    round: 0,
+    idle: 0,
+    stale: 0,
+    signature: undefined,
+    waiting: undefined,
+    paused: false,
+    hadWork: false,
+    announced: [],
+    ...overrides,
+  };
 }
 
 function settleTurn(overrides: Partial<TurnFacts> = {}): TurnFacts {
-  return { outcome: "completed", toolResults: 0, todoOnly: false, calls: [], openBefore: 2, vanished: [], ...overrides };
+  return { outcome: "completed", toolResults: 0, todoOnly: false, calls: [], openBefore: 2, vanished: [], question: undefined, ...overrides };
 }
 
 function toolTurn(overrides: Partial<TurnFacts> = {}): TurnFacts {
-  return { outcome: "completed", toolResults: 1, todoOnly: true, calls: ["other"], openBefore: 2, vanished: [], ...overrides };
+  return { outcome: "completed", toolResults: 1, todoOnly: true, calls: ["other"], openBefore: 2, vanished: [], question: undefined, ...overrides };
 }
 
 function limits(overrides: Partial<Limits> = {}): Limits {
-  return { ...DEFAULT_LIMITS, ...overrides };
+  return { ...NO_LIMITS, ...overrides };
 }
 
 function input(overrides: Partial<DecideInput> = {}): DecideInput {
@@ -49,14 +64,21 @@ function input(overrides: Partial<DecideInput> = {}): DecideInput {
     list: LIST,
     pendingMessages: false,
     otherContinued: false,
-    limits: DEFAULT_LIMITS,
-    spend: { tokens: 0, cost: 0 },
+    limits: NO_LIMITS,
+    stopOnQuestion: true,
+    spend: { tokens: 0, cost: 0, minutes: undefined },
+    tools: TODO_ACTIVE,
     ...overrides,
   };
 }
 
 function run(given: DecideInput): Decision {
-  return decide(given, describeReason);
+  return decide(given);
+}
+
+/** pi settled right after this decision (no transcript line shown). */
+function ended(decision: Decision, transcriptShown = false) {
+  return settle(decision.memory, transcriptShown, describeReason);
 }
 
 function noticeName(notice: Notice): string {
@@ -68,18 +90,23 @@ function noticeName(notice: Notice): string {
 interface Expect {
   continue?: boolean;
   last?: Reason["kind"];
-  /** The stop record's reason, or null for none. */
+  /** The stop record's reason once pi settles, or null for none. */
   stop?: string | null;
+  /** The decision's own notices, then the stop's notice once pi settles. */
   notices?: string[];
   marker?: { round: number; anchor?: string; open?: number; hint: boolean; tool?: string } | null;
   memory?: Partial<Memory>;
 }
 
 function check(decision: Decision, expect: Expect): void {
+  const settled = ended(decision);
   if (expect.continue !== undefined) assert.equal(decision.continue, expect.continue, "continue");
   if (expect.last !== undefined) assert.equal(decision.memory.last.kind, expect.last, "last reason");
-  if (expect.stop !== undefined) assert.equal(decision.stop?.reason ?? null, expect.stop, "stop record");
-  if (expect.notices !== undefined) assert.deepEqual(decision.notices.map(noticeName), expect.notices, "notices");
+  if (expect.stop !== undefined) assert.equal(settled.record?.reason ?? null, expect.stop, "stop record");
+  if (expect.notices !== undefined) {
+    const all = [...decision.notices, ...(settled.notice ? [settled.notice] : [])];
+    assert.deepEqual(all.map(noticeName), expect.notices, "notices");
+  }
   if (expect.marker === null) assert.equal(decision.marker, undefined, "no marker");
   if (expect.marker) {
     assert.ok(decision.marker, "a marker");
@@ -198,13 +225,13 @@ const ROWS: readonly Row[] = [
     expect: { continue: false, marker: null, last: "paused", stop: null, notices: [], memory: { round: 1 } },
   },
   {
-    rule: "§4.5 waiting under the current anchor: no continuation, stop recorded as 'waiting for you: <reason>'",
-    given: input({ memory: seen({ waiting: "which database?" }) }),
-    expect: { continue: false, marker: null, last: "waiting", stop: "waiting for you: which database?", notices: ["stop:warning"] },
+    rule: "§4.5 waiting under the current anchor: no continuation, the stop recorded as 'waiting for you: <reason>' and not notified again (the block tool announced it)",
+    given: input({ memory: seen({ waiting: { reason: "which database?", asked: false } }) }),
+    expect: { continue: false, marker: null, last: "waiting", stop: "waiting for you: which database?", notices: [] },
   },
   {
     rule: "§4.5 waiting rebuilt from the block tool's result on the branch also stops",
-    given: input({ branch: branch({ waiting: "need a key", hadList: true }) }),
+    given: input({ branch: branch({ waiting: { reason: "need a key", asked: false }, hadWork: true }) }),
     expect: { continue: false, stop: "waiting for you: need a key" },
   },
   // §4.6 no list, list clear
@@ -234,7 +261,7 @@ const ROWS: readonly Row[] = [
     expect: { continue: false, last: "clear", stop: "stopped: list is clear", notices: ["stop:info"] },
   },
   {
-    rule: "§4.12 plain chat with no list ever under this message announces and records nothing",
+    rule: "§4.13 plain chat with no list ever under this message announces and records nothing",
     given: input({ memory: memory(), list: { kind: "none", why: "no-tool" } }),
     expect: { continue: false, last: "no-list", stop: null, notices: [] },
   },
@@ -249,72 +276,72 @@ const ROWS: readonly Row[] = [
     given: input({ memory: seen({ round: 1 }), otherContinued: true }),
     expect: { continue: false, marker: null, stop: null, last: "other-extension", memory: { round: 1 } },
   },
-  // §4.8 anchor, progress, hint
+  // §4.9 anchor, progress, hint
   {
-    rule: "§4.8 a new anchor resets every counter first",
+    rule: "§4.9 a new anchor resets every counter first",
     given: input({
-      memory: seen({ anchor: "u0", round: 5, staleSettles: 9, settleRun: 1, waiting: "old question", recorded: "stopped: list is clear" }),
+      memory: seen({ anchor: "u0", round: 5, staleSettles: 9, settleRun: 1, waiting: { reason: "old question", asked: true }, announced: ["clear"] }),
       branch: branch({ anchor: "u2" }),
     }),
     expect: {
       continue: true,
       marker: { round: 1, anchor: "u2", hint: false },
-      memory: { anchor: "u2", round: 1, staleSettles: 0, settleRun: 1, waiting: undefined, recorded: undefined },
+      memory: { anchor: "u2", round: 1, staleSettles: 0, settleRun: 1, waiting: undefined, announced: [] },
     },
   },
   {
-    rule: "§4.8 the first sighting of a list is progress",
+    rule: "§4.9 the first sighting of a list is progress",
     given: input({ memory: memory() }),
     expect: { continue: true, marker: { round: 1, hint: false }, memory: { staleSettles: 0, signature: "sig-a", settleRun: 1 } },
   },
   {
-    rule: "§4.8 a settle whose signature differs from the last decision's is progress (staleSettles = 0, no hint)",
+    rule: "§4.9 a settle whose signature differs from the last decision's is progress (staleSettles = 0, no hint)",
     given: input({ memory: seen({ signature: "sig-old", staleSettles: 5, settleRun: 1 }) }),
     expect: { continue: true, marker: { round: 1, hint: false }, memory: { staleSettles: 0, settleRun: 2 } },
   },
   {
-    rule: "§4.8 the hint is due when settleRun reaches 2 with no progress",
+    rule: "§4.9 the hint is due when settleRun reaches 2 with no progress",
     given: input({ memory: seen({ settleRun: 1, round: 1 }) }),
     expect: { continue: true, marker: { round: 2, hint: true }, memory: { settleRun: 2, staleSettles: 1 } },
   },
   {
-    rule: "§4.8 no hint on the first settle of a run",
+    rule: "§4.9 no hint on the first settle of a run",
     given: input({ memory: seen({ settleRun: 0, staleSettles: 3 }) }),
     expect: { continue: true, marker: { round: 1, hint: false }, memory: { settleRun: 1, staleSettles: 4 } },
   },
   {
-    rule: "§4.8 the hint comes once per run of settles (not at settleRun 3)",
+    rule: "§4.9 the hint comes once per run of settles (not at settleRun 3)",
     given: input({ memory: seen({ settleRun: 2, round: 2 }) }),
     expect: { continue: true, marker: { round: 3, hint: false }, memory: { settleRun: 3 } },
   },
-  // §4.9 limits
+  // §4.10 limits
   {
-    rule: "§4.9 maxRounds compares with >=: no continuation once the rounds reach it",
+    rule: "§4.10 maxRounds compares with >=: no continuation once the rounds reach it",
     given: input({ memory: seen({ signature: "sig-old", round: 3 }), limits: limits({ maxRounds: 3 }) }),
     expect: { continue: false, marker: null, last: "limit", stop: "stopped: 3 continuations used, 2 tasks still open", notices: ["stop:warning"], memory: { round: 3 } },
   },
   {
-    rule: "§4.9 one round below maxRounds still continues and the reason shows the cap",
+    rule: "§4.10 one round below maxRounds still continues and the reason shows the cap",
     given: input({ memory: seen({ signature: "sig-old", round: 2 }), limits: limits({ maxRounds: 3 }) }),
     expect: { continue: true, marker: { round: 3, hint: false }, last: "continuing" },
   },
   {
-    rule: "§4.9 maxTokens compares with >= on the tokens spent since the anchor",
-    given: input({ memory: seen({ signature: "sig-old" }), limits: limits({ maxTokens: 1000 }), spend: { tokens: 1000, cost: 0 } }),
+    rule: "§4.10 maxTokens compares with >= on the tokens spent since the anchor",
+    given: input({ memory: seen({ signature: "sig-old" }), limits: limits({ maxTokens: 1000 }), spend: { tokens: 1000, cost: 0, minutes: undefined } }),
     expect: { continue: false, stop: "stopped: token limit reached (1,000 of 1,000 tokens since your message), 2 tasks still open" },
   },
   {
-    rule: "§4.9 tokens below maxTokens continue",
-    given: input({ memory: seen({ signature: "sig-old" }), limits: limits({ maxTokens: 1000 }), spend: { tokens: 999, cost: 0 } }),
+    rule: "§4.10 tokens below maxTokens continue",
+    given: input({ memory: seen({ signature: "sig-old" }), limits: limits({ maxTokens: 1000 }), spend: { tokens: 999, cost: 0, minutes: undefined } }),
     expect: { continue: true },
   },
   {
-    rule: "§4.9 maxCost compares with >= on the dollars spent since the anchor",
-    given: input({ memory: seen({ signature: "sig-old" }), limits: limits({ maxCost: 0.5 }), spend: { tokens: 0, cost: 0.5 } }),
+    rule: "§4.10 maxCost compares with >= on the dollars spent since the anchor",
+    given: input({ memory: seen({ signature: "sig-old" }), limits: limits({ maxCost: 0.5 }), spend: { tokens: 0, cost: 0.5, minutes: undefined } }),
     expect: { continue: false, stop: "stopped: cost limit reached ($0.5000 of $0.5000 since your message), 2 tasks still open" },
   },
   {
-    rule: "§4.9 a limit stop names the replies without a todo change and that the agent may need you",
+    rule: "§4.10 a limit stop names the replies without a todo change and that the agent may need you",
     given: input({ memory: seen({ round: 12, staleSettles: 3 }), limits: limits({ maxRounds: 12 }) }),
     expect: {
       continue: false,
@@ -323,8 +350,8 @@ const ROWS: readonly Row[] = [
   },
   // §4.10 continue
   {
-    rule: "§4.10 continue: a marker with {v: 1, round, anchor, open, hint} naming the source's todo tool",
-    given: input({ memory: memory(), list: { ...LIST, source: "quangthai-pi-todo", tool: "todo_write" } }),
+    rule: "§4.11 continue: a marker with {v: 1, round, anchor, open, hint} naming the source's todo tool",
+    given: input({ memory: memory(), list: { ...LIST, source: "quangthai-pi-todo", tool: "todo_write" }, tools: { active: ["todo_write"], registered: [] } }),
     expect: {
       continue: true,
       stop: null,
@@ -335,70 +362,70 @@ const ROWS: readonly Row[] = [
   },
   // §4.11 stale warnings
   {
-    rule: "§4.11 the 10th unchanged settle warns while the loop keeps going",
+    rule: "§4.12 the 10th unchanged settle warns while the loop keeps going",
     given: input({ memory: seen({ staleSettles: 9, settleRun: 5, round: 9 }) }),
     expect: { continue: true, notices: ["stale"], memory: { staleSettles: 10 } },
   },
   {
-    rule: "§4.11 the 9th unchanged settle does not warn",
+    rule: "§4.12 the 9th unchanged settle does not warn",
     given: input({ memory: seen({ staleSettles: 8, settleRun: 5 }) }),
     expect: { continue: true, notices: [] },
   },
   {
-    rule: "§4.11 the 11th unchanged settle does not warn",
+    rule: "§4.12 the 11th unchanged settle does not warn",
     given: input({ memory: seen({ staleSettles: 10, settleRun: 5 }) }),
     expect: { continue: true, notices: [] },
   },
   {
-    rule: "§4.11 the 20th unchanged settle warns again",
+    rule: "§4.12 the 20th unchanged settle warns again",
     given: input({ memory: seen({ staleSettles: 19, settleRun: 5 }) }),
     expect: { continue: true, notices: ["stale"], memory: { staleSettles: 20 } },
   },
   // §4.12 stops announced and recorded once
   {
-    rule: "§4.12 the same stop reason again is neither recorded nor announced",
-    given: input({ memory: seen({ recorded: "stopped: list is clear", announced: "stopped: list is clear" }), list: CLEAR }),
+    rule: "§4.13 the same stop kind again is neither recorded nor announced",
+    given: input({ memory: seen({ announced: ["clear"] }), list: CLEAR }),
     expect: { continue: false, stop: null, notices: [] },
   },
   {
-    rule: "§4.12 a changed stop reason is recorded and announced again",
-    given: input({ memory: seen({ recorded: "waiting for you: x", announced: "waiting for you: x" }), list: CLEAR }),
+    rule: "§4.13 a stop of another kind is recorded and announced",
+    given: input({ memory: seen({ announced: ["waiting"] }), list: CLEAR }),
     expect: { continue: false, stop: "stopped: list is clear", notices: ["stop:info"] },
   },
   {
-    rule: "§4.12 a stop already recorded on the branch is not recorded or announced again after a reload",
-    given: input({ branch: branch({ hadList: true, lastStop: "stopped: list is clear" }), list: CLEAR }),
+    rule: "§4.13 a stop already recorded on the branch since the last continuation is not recorded or announced again after a reload",
+    given: input({ branch: branch({ hadWork: true, announced: ["clear"] }), list: CLEAR }),
     expect: { continue: false, stop: null, notices: [] },
   },
   // §4.13 counters
   {
-    rule: "§4.13 a stop keeps the counters",
+    rule: "§4.14 a stop keeps the counters",
     given: input({ memory: seen({ round: 4, staleSettles: 2 }), list: CLEAR }),
     expect: { continue: false, memory: { round: 4, staleSettles: 2 } },
   },
   {
-    rule: "§4.13 with no state for the anchor, the round is rebuilt from the markers on the branch",
-    given: input({ memory: undefined, branch: branch({ round: 4, hadList: true }), limits: limits({ maxRounds: 5 }) }),
+    rule: "§4.14 with no state for the anchor, the round is rebuilt from the markers on the branch",
+    given: input({ memory: undefined, branch: branch({ round: 4, hadWork: true }), limits: limits({ maxRounds: 5 }) }),
     expect: { continue: true, marker: { round: 5, hint: false } },
   },
   {
-    rule: "§4.13 a rebuilt round does not re-arm a limit",
-    given: input({ memory: undefined, branch: branch({ round: 5, hadList: true }), limits: limits({ maxRounds: 5 }) }),
+    rule: "§4.14 a rebuilt round does not re-arm a limit",
+    given: input({ memory: undefined, branch: branch({ round: 5, hadWork: true }), limits: limits({ maxRounds: 5 }) }),
     expect: { continue: false, last: "limit" },
   },
   {
-    rule: "§4.13 within a process, memory wins over the branch",
+    rule: "§4.14 within a process, memory wins over the branch",
     given: input({ memory: seen({ round: 2 }), branch: branch({ round: 7 }) }),
     expect: { continue: true, marker: { round: 3, hint: false } },
   },
   {
-    rule: "§4.13 after the branch changed under the memory, the counters are the new branch's",
-    given: input({ memory: seen({ round: 7, staleSettles: 6, settleRun: 4 }), branch: branch({ round: 1, hadList: true }), branchSwitched: true }),
+    rule: "§4.14 after the branch changed under the memory, the counters are the new branch's",
+    given: input({ memory: seen({ round: 7, staleSettles: 6, settleRun: 4 }), branch: branch({ round: 1, hadWork: true }), branchSwitched: true }),
     expect: { continue: true, marker: { round: 2, hint: false }, memory: { staleSettles: 0, settleRun: 1 } },
   },
   {
-    rule: "§4.13 a pause survives a new anchor",
-    given: input({ memory: seen({ anchor: "u0", paused: true }), branch: branch({ anchor: "u2" }) }),
+    rule: "§4.14 a pause read from the branch holds under a new anchor",
+    given: input({ memory: seen({ anchor: "u0", paused: true }), branch: branch({ anchor: "u2", paused: true }) }),
     expect: { continue: false, last: "paused", memory: { anchor: "u2", paused: true } },
   },
 ];
@@ -409,7 +436,7 @@ for (const row of ROWS) {
   });
 }
 
-test("decide: §4.3 the emptied warning announces the stop, so the settle after it records the stop without a second notice", () => {
+test("decide: §4.13 an emptied list is its own event: the warning at the tool turn, then the no-list stop when the run ends", () => {
   const afterTools = run(input({ memory: seen(), turn: toolTurn({ calls: ["delete"], vanished: ["Ship it"] }), list: EMPTIED }));
   assert.deepEqual(afterTools.notices.map(noticeName), ["emptied:delete"]);
   const emptied = afterTools.notices[0];
@@ -418,8 +445,11 @@ test("decide: §4.3 the emptied warning announces the stop, so the settle after 
   assert.deepEqual(emptied.texts, ["Ship it"]);
   const settled = run(input({ memory: afterTools.memory, list: EMPTIED }));
   assert.equal(settled.continue, false);
-  assert.equal(settled.stop?.reason, "stopped: no list (the list was emptied: its tasks were deleted or cleared)");
   assert.deepEqual(settled.notices, []);
+  const end = ended(settled);
+  assert.equal(end.record?.reason, "stopped: no list (the list was emptied: its tasks were deleted or cleared)");
+  assert.equal(end.record?.kind, "no-list");
+  assert.equal(end.notice?.kind, "stop");
 });
 
 test("decide: §4.3 a delete warning counts the deleted tasks even when their texts are unknown", () => {
@@ -427,6 +457,16 @@ test("decide: §4.3 a delete warning counts the deleted tasks even when their te
   const notice = decision.notices[0];
   assert.ok(notice?.kind === "emptied" && notice.how === "delete");
   assert.equal(notice.count, 3);
+});
+
+test("decide: §4.3 an errored tool turn with no open task, or before any list, announces nothing", () => {
+  for (const list of [CLEAR, EMPTIED, { kind: "none", why: "no-tool" } as const]) {
+    for (const mem of [memory(), seen()]) {
+      const decision = run(input({ memory: mem, list, turn: toolTurn({ outcome: "error" }) }));
+      assert.equal(decision.memory.pending, undefined, JSON.stringify(list));
+      assert.equal(decision.memory.last.kind, "outcome");
+    }
+  }
 });
 
 test("decide: §4.4 a provider retry under the same message gets no fresh budget", () => {
@@ -441,7 +481,36 @@ test("decide: §4.4 a provider retry under the same message gets no fresh budget
   assert.equal(retry.memory.last.kind, "limit");
 });
 
-test("decide: §4.8 after a tool turn starts a new run of settles the hint is due again", () => {
+test("decide: §4.13 a provider error that pi retries is never announced: the next turn replaces the pending stop", () => {
+  const error = run(input({ memory: seen({ round: 1 }), turn: settleTurn({ outcome: "error" }) }));
+  assert.equal(error.memory.pending?.reason.kind, "outcome");
+  const retried = run(input({ memory: error.memory, list: { ...LIST, signature: "sig-b" } }));
+  assert.equal(retried.continue, true);
+  assert.equal(retried.memory.pending, undefined);
+  const end = ended(retried);
+  assert.equal(end.record, undefined);
+  assert.equal(end.notice, undefined);
+});
+
+test("decide: §4.13 a retry that fails for good is announced once, with the round it reached", () => {
+  let state = run(input({ memory: seen({ round: 2 }), turn: settleTurn({ outcome: "error" }) }));
+  state = run(input({ memory: state.memory, turn: settleTurn({ outcome: "error" }) }));
+  const end = ended(state);
+  assert.deepEqual(end.record, { v: 1, kind: "outcome", reason: "stopped: turn outcome was error", round: 2, open: 2, anchor: ANCHOR });
+  assert.equal(end.notice?.kind === "stop" && end.notice.level, "warning");
+  assert.equal(ended({ ...state, memory: end.memory }).record, undefined, "settling again records nothing");
+});
+
+test("decide: §4.13 a run another extension continued, or a queued message carried on, announces no stop", () => {
+  const error = run(input({ memory: seen(), turn: settleTurn({ outcome: "error" }) }));
+  for (const next of [input({ memory: error.memory, otherContinued: true }), input({ memory: error.memory, pendingMessages: true })]) {
+    const decision = run(next);
+    assert.equal(decision.memory.pending, undefined);
+    assert.equal(ended(decision).record, undefined);
+  }
+});
+
+test("decide: §4.9 after a tool turn starts a new run of settles the hint is due again", () => {
   let state = run(input({ memory: memory() }));
   assert.equal(state.marker?.hint, false);
   state = run(input({ memory: state.memory }));
@@ -455,7 +524,7 @@ test("decide: §4.8 after a tool turn starts a new run of settles the hint is du
   assert.equal(state.marker?.hint, true, "second settle of the new run");
 });
 
-test("decide: §4.8 tool turns do not clear staleSettles; only a changed list does", () => {
+test("decide: §4.9 tool turns do not clear staleSettles; only a changed list does", () => {
   let state = run(input({ memory: memory() }));
   state = run(input({ memory: state.memory }));
   state = run(input({ memory: state.memory, turn: toolTurn() }));
@@ -465,7 +534,7 @@ test("decide: §4.8 tool turns do not clear staleSettles; only a changed list do
   assert.equal(state.memory.staleSettles, 0);
 });
 
-test("decide: §4.11 the first stale warning comes on the tenth unchanged reply after the list last changed", () => {
+test("decide: §4.12 the first stale warning comes on the tenth unchanged reply after the list last changed", () => {
   let state = run(input({ memory: memory() }));
   const warnedAt: number[] = [];
   for (let reply = 1; reply <= 25; reply++) {
@@ -476,7 +545,7 @@ test("decide: §4.11 the first stale warning comes on the tenth unchanged reply 
   assert.deepEqual(warnedAt, [10, 20]);
 });
 
-test("decide: §4.11 with a round limit the stale warning says how many continuations remain", () => {
+test("decide: §4.12 with a round limit the stale warning says how many continuations remain", () => {
   const decision = run(input({ memory: seen({ staleSettles: 9, round: 10 }), limits: limits({ maxRounds: 50 }) }));
   const notice = decision.notices[0];
   assert.ok(notice?.kind === "stale");
@@ -486,39 +555,89 @@ test("decide: §4.11 with a round limit the stale warning says how many continua
   assert.deepEqual(notice.limits, limits({ maxRounds: 50 }));
 });
 
-test("decide: §4.11 without a round limit the stale warning names no remaining count", () => {
+test("decide: §4.12 without a round limit the stale warning names no remaining count", () => {
   const decision = run(input({ memory: seen({ staleSettles: 9 }), limits: limits({ maxTokens: 5000 }) }));
   const notice = decision.notices[0];
   assert.ok(notice?.kind === "stale");
   assert.equal(notice.roundsLeft, null);
 });
 
-test("decide: §4.12 the stop record carries reason, round, open and anchor", () => {
-  const decision = run(input({ memory: seen({ round: 3 }), turn: settleTurn({ outcome: "error" }) }));
-  assert.deepEqual(decision.stop, { reason: "stopped: turn outcome was error", round: 3, open: 2, anchor: ANCHOR });
+test("decide: §4.13 the stop record carries v, kind, reason, round, open and anchor; a limit adds which", () => {
+  const error = ended(run(input({ memory: seen({ round: 3 }), turn: settleTurn({ outcome: "error" }) })));
+  assert.deepEqual(error.record, { v: 1, kind: "outcome", reason: "stopped: turn outcome was error", round: 3, open: 2, anchor: ANCHOR });
+  const limit = ended(run(input({ memory: seen({ round: 3 }), limits: limits({ maxRounds: 3 }) })));
+  assert.equal(limit.record?.kind, "limit");
+  assert.equal(limit.record?.limit, "maxRounds");
 });
 
-test("decide: §4.12 a stop is recorded once per reason over a sequence of settles", () => {
-  let state = run(input({ memory: seen(), list: CLEAR }));
-  assert.ok(state.stop);
+test("decide: §4.13 a stop is recorded once per kind over a sequence of settles, even when its figures change", () => {
+  const capped = limits({ maxTokens: 100 });
+  let state = run(input({ memory: seen(), limits: capped, spend: { tokens: 100, cost: 0, minutes: undefined } }));
+  let end = ended(state);
+  assert.match(end.record?.reason ?? "", /100 of 100 tokens/);
   let records = 0;
+  let notices = 0;
   for (let index = 0; index < 3; index++) {
-    state = run(input({ memory: state.memory, list: CLEAR }));
-    if (state.stop) records += 1;
-    assert.deepEqual(state.notices, []);
+    state = run(input({ memory: end.memory, limits: capped, spend: { tokens: 200 + index, cost: 0, minutes: undefined } }));
+    end = ended(state);
+    if (end.record) records += 1;
+    if (end.notice) notices += 1;
   }
   assert.equal(records, 0);
+  assert.equal(notices, 0);
 });
 
-test("decide: §4.12 a list seen under this message makes a later no-list stop announced", () => {
+test("decide: §4.13 after the loop continued again under the same message, a later stop of the same kind is a new one", () => {
+  let state = run(input({ memory: seen(), list: CLEAR }));
+  let end = ended(state);
+  assert.equal(end.record?.kind, "clear");
+  state = run(input({ memory: end.memory, list: { ...LIST, signature: "sig-b" } }));
+  assert.equal(state.continue, true);
+  end = ended(state);
+  state = run(input({ memory: end.memory, list: CLEAR }));
+  end = ended(state);
+  assert.equal(end.record?.kind, "clear");
+  assert.equal(end.notice?.kind, "stop");
+});
+
+test("decide: §4.13 with the transcript shown the stop is recorded but not notified", () => {
+  const end = ended(run(input({ memory: seen(), list: CLEAR })), true);
+  assert.equal(end.record?.reason, "stopped: list is clear");
+  assert.equal(end.notice, undefined);
+});
+
+test("decide: §4.13 a list with an open task at some point under this message makes a later stop announced", () => {
   const first = run(input({ memory: memory() }));
-  assert.equal(first.memory.hadList, true);
+  assert.equal(first.memory.hadWork, true);
   const later = run(input({ memory: first.memory, list: { kind: "none", why: "unreadable" } }));
-  assert.equal(later.stop?.reason, "stopped: no list (todo results are in a shape this extension does not read)");
+  assert.equal(ended(later).record?.reason, "stopped: no list (todo results are in a shape this extension does not read)");
+});
+
+test("decide: §4.13 a list that was already clear when the message arrived announces nothing (plain chat after a finished list)", () => {
+  for (let index = 0; index < 3; index++) {
+    const decision = run(input({ memory: undefined, branch: branch({ anchor: `u${index + 5}`, hadWork: false }), list: CLEAR }));
+    assert.equal(decision.memory.pending, undefined);
+    assert.equal(ended(decision).record, undefined);
+  }
+});
+
+test("settle: with no pending stop nothing is recorded or announced", () => {
+  const end = settle(seen(), false, describeReason);
+  assert.equal(end.record, undefined);
+  assert.equal(end.notice, undefined);
 });
 
 test("decide never continues without a list that has open tasks", () => {
-  const lists: ListState[] = [CLEAR, EMPTIED, { kind: "none", why: "no-tool" }, { kind: "none", why: "unused" }, { kind: "none", why: "unreadable" }];
+  const lists: ListState[] = [
+    CLEAR,
+    EMPTIED,
+    { kind: "none", why: "no-tool" },
+    { kind: "none", why: "unused" },
+    { kind: "none", why: "unreadable" },
+    { kind: "out-of-date", why: "codemode", open: 2, source: "rpiv-todo" },
+    { kind: "out-of-date", why: "unreadable", open: 2, source: "rpiv-todo" },
+    { kind: "planning", source: "plan-mode" },
+  ];
   for (const list of lists) {
     for (const mem of [undefined, memory(), seen({ settleRun: 1 })]) {
       const decision = run(input({ memory: mem, list }));
@@ -528,6 +647,124 @@ test("decide never continues without a list that has open tasks", () => {
   }
 });
 
+// ---- 0.2 brakes -----------------------------------------------------------------------------------
+
+test("decide: §4.8 a reply ending with a question waits with the question as its reason, announced once as a warning", () => {
+  const decision = run(input({ memory: seen(), turn: settleTurn({ question: "Should I use Postgres or SQLite?" }) }));
+  assert.equal(decision.continue, false);
+  assert.equal(decision.marker, undefined);
+  assert.deepEqual(decision.memory.waiting, { reason: "Should I use Postgres or SQLite?", asked: true });
+  const end = ended(decision);
+  assert.equal(end.record?.kind, "question");
+  assert.equal(end.record?.reason, 'waiting for you: the agent asked: "Should I use Postgres or SQLite?"');
+  assert.equal(end.notice?.kind === "stop" && end.notice.level, "warning");
+  const again = ended(run(input({ memory: end.memory })));
+  assert.equal(again.record, undefined, "the wait is not announced twice");
+});
+
+test("decide: §4.8 with stopOnQuestion false a question gets the normal nudge", () => {
+  const decision = run(input({ memory: seen(), stopOnQuestion: false, turn: settleTurn({ question: "Shall I go on?" }) }));
+  assert.equal(decision.continue, true);
+  assert.equal(decision.memory.waiting, undefined);
+});
+
+test("decide: §4.8 a question is no wait while nothing is open, while paused, or when a queued message runs next", () => {
+  assert.equal(run(input({ memory: seen(), list: CLEAR, turn: settleTurn({ question: "Anything else?" }) })).memory.waiting, undefined);
+  assert.equal(run(input({ memory: seen({ paused: true }), turn: settleTurn({ question: "Go on?" }) })).memory.waiting, undefined);
+  assert.equal(run(input({ memory: seen(), pendingMessages: true, turn: settleTurn({ question: "Go on?" }) })).memory.waiting, undefined);
+});
+
+test("decide: §4.8 the human's next message ends a question wait (a new anchor)", () => {
+  const waiting = run(input({ memory: seen(), turn: settleTurn({ question: "Which one?" }) }));
+  const next = run(input({ memory: waiting.memory, branch: branch({ anchor: "u2", hadWork: true }) }));
+  assert.equal(next.continue, true);
+  assert.equal(next.memory.waiting, undefined);
+});
+
+test("decide: §4.10 maxIdleReplies (default 3): nudge, hint, then the idle stop naming the count", () => {
+  const idle = limits({ maxIdleReplies: DEFAULT_CONFIG.maxIdleReplies });
+  assert.equal(DEFAULT_CONFIG.maxIdleReplies, 3);
+  const first = run(input({ memory: memory(), limits: idle }));
+  assert.equal(first.marker?.hint, false);
+  const second = run(input({ memory: first.memory, limits: idle }));
+  assert.equal(second.marker?.hint, true);
+  const third = run(input({ memory: second.memory, limits: idle }));
+  assert.equal(third.continue, false);
+  assert.deepEqual(third.memory.last, { kind: "idle", replies: 3, open: 2 });
+  const end = ended(third);
+  assert.equal(end.record?.kind, "idle");
+  assert.equal(end.record?.reason, "stopped: the agent stopped 3 times in a row without doing anything, 2 tasks still open; it may need you");
+});
+
+test("decide: §4.10 a tool turn between stops starts the idle count again", () => {
+  const idle = limits({ maxIdleReplies: 2 });
+  let state = run(input({ memory: memory(), limits: idle }));
+  state = run(input({ memory: state.memory, turn: toolTurn(), limits: idle }));
+  state = run(input({ memory: state.memory, limits: idle, list: { ...LIST, signature: "sig-b" } }));
+  assert.equal(state.continue, true);
+  assert.equal(state.memory.settleRun, 1);
+});
+
+test("decide: §4.10 maxIdleReplies off (null) keeps nudging", () => {
+  let state = run(input({ memory: memory() }));
+  for (let index = 0; index < 6; index++) state = run(input({ memory: state.memory }));
+  assert.equal(state.continue, true);
+  assert.equal(state.memory.settleRun, 7);
+});
+
+test("decide: §4.10 maxMinutes compares with >= on the minutes from the anchor to this reply; no timestamps, no time limit", () => {
+  const timed = limits({ maxMinutes: 30 });
+  const over = run(input({ memory: seen(), limits: timed, spend: { tokens: 0, cost: 0, minutes: 31 } }));
+  assert.equal(over.continue, false);
+  assert.equal(ended(over).record?.reason, "stopped: time limit reached (31 of 30 minutes since your message), 2 tasks still open, no todo change for 1 reply; the agent may need you");
+  assert.equal(run(input({ memory: seen(), limits: timed, spend: { tokens: 0, cost: 0, minutes: 29.9 } })).continue, true);
+  assert.equal(run(input({ memory: seen(), limits: timed, spend: { tokens: 0, cost: 0, minutes: undefined } })).continue, true);
+});
+
+test("decide: §4.6 a todo tool out of reach stops with its name and the open count", () => {
+  const tools: ToolFacts = { active: ["read"], registered: [{ name: "todo", exposure: "direct" }] };
+  const decision = run(input({ memory: seen(), tools }));
+  assert.equal(decision.continue, false);
+  assert.equal(ended(decision).record?.reason, "stopped: the todo tool todo is not active, so the list cannot change, 2 tasks still open");
+  assert.equal(ended(decision).record?.kind, "out-of-reach");
+});
+
+test("decide: §4.6 plan-mode has no tool, so reach does not apply; planning never continues and announces nothing", () => {
+  const plan: ListState = { kind: "list", open: 2, total: 3, signature: "p", source: "plan-mode", tool: undefined };
+  assert.equal(run(input({ memory: seen(), list: plan, tools: { active: [], registered: [] } })).continue, true);
+  const planning = run(input({ memory: seen(), list: { kind: "planning", source: "plan-mode" } }));
+  assert.equal(planning.continue, false);
+  assert.equal(planning.memory.last.kind, "planning");
+  assert.equal(planning.memory.pending, undefined);
+});
+
+test("decide: §4.6 an out-of-date list stops and says why", () => {
+  const decision = run(input({ memory: seen(), list: { kind: "out-of-date", why: "codemode", open: 2, source: "rpiv-todo" } }));
+  assert.equal(decision.continue, false);
+  assert.equal(ended(decision).record?.reason, "stopped: the todo list is out of date (made through codemode)");
+  assert.equal(ended(decision).record?.kind, "out-of-date");
+});
+
+test("toolReachable: active, or reachable through an active codemode when its exposure is codemode or deferred", () => {
+  assert.equal(toolReachable("todo", { active: ["todo"], registered: [] }), true);
+  assert.equal(toolReachable("todo", { active: [], registered: [{ name: "todo", exposure: "codemode" }] }), false, "no codemode active");
+  for (const exposure of ["codemode", "deferred"]) {
+    assert.equal(toolReachable("todo", { active: ["codemode"], registered: [{ name: "todo", exposure }] }), true, exposure);
+  }
+  for (const exposure of ["direct", "model-only", "hidden", undefined]) {
+    assert.equal(toolReachable("todo", { active: ["codemode"], registered: [{ name: "todo", exposure }] }), false, String(exposure));
+  }
+  assert.equal(toolReachable("todo", { active: ["codemode"], registered: [] }), false, "not registered at all");
+});
+
+test("stopKind: every stop reason has its kind; other reasons are no stop", () => {
+  assert.equal(stopKind({ kind: "waiting", reason: "x", asked: true }), "question");
+  assert.equal(stopKind({ kind: "waiting", reason: "x", asked: false }), "waiting");
+  assert.equal(stopKind({ kind: "continuing", open: 1, round: 1, maxRounds: null }), undefined);
+  assert.equal(stopKind({ kind: "planning" }), undefined);
+  assert.equal(stopKind({ kind: "paused" }), undefined);
+});
+
 // ---- align ----------------------------------------------------------------------------------------
 
 test("align: the memory for the same anchor on the same branch is kept as it is", () => {
@@ -535,58 +772,136 @@ test("align: the memory for the same anchor on the same branch is kept as it is"
   assert.equal(align(mem, branch({ round: 9 }), false), mem);
 });
 
-test("align: a new anchor resets every counter, the pause is kept", () => {
-  const aligned = align(seen({ anchor: "u0", round: 3, staleSettles: 2, settleRun: 2, paused: true, waiting: "x" }), branch({ anchor: "u2" }), false);
-  assert.deepEqual(aligned, { ...freshMemory("u2", true) });
+test("align: a new anchor takes every counter, the wait and the pause from the branch", () => {
+  const aligned = align(seen({ anchor: "u0", round: 3, staleSettles: 2, settleRun: 2, paused: true, waiting: { reason: "x", asked: false } }), branch({ anchor: "u2" }), false);
+  assert.deepEqual(aligned, freshMemory("u2", false));
 });
 
-test("align: with no memory, round, waiting, hadList and the last stop come from the branch", () => {
-  const aligned = align(undefined, branch({ round: 4, waiting: "which one?", hadList: true, lastStop: "stopped: list is clear" }), false);
-  assert.equal(aligned.round, 4);
-  assert.equal(aligned.waiting, "which one?");
-  assert.equal(aligned.hadList, true);
-  assert.equal(aligned.recorded, "stopped: list is clear");
-  assert.equal(aligned.announced, "stopped: list is clear");
-  assert.equal(aligned.paused, false);
-  assert.equal(aligned.last.kind, "idle");
+test("align: with no memory, counters, wait, pause, hadWork and the stops announced come from the branch", () => {
+  const facts = branch({ round: 4, idle: 2, stale: 3, signature: "sig-a", waiting: { reason: "which one?", asked: true }, paused: true, hadWork: true, announced: ["clear"] });
+  const aligned = align(undefined, facts, false);
+  assert.deepEqual(aligned, {
+    anchor: ANCHOR,
+    round: 4,
+    settleRun: 2,
+    staleSettles: 3,
+    signature: "sig-a",
+    waiting: { reason: "which one?", asked: true },
+    paused: true,
+    hadWork: true,
+    announced: ["clear"],
+    pending: undefined,
+    last: { kind: "none" },
+  });
 });
 
-test("align: after a branch switch the counters are the branch's; pause and the last reason stay", () => {
+test("align: after a branch switch everything is the branch's; the last reason stays for the same anchor", () => {
   const aligned = align(seen({ round: 7, paused: true, last: { kind: "paused" } }), branch({ round: 2 }), true);
   assert.equal(aligned.round, 2);
-  assert.equal(aligned.paused, true);
+  assert.equal(aligned.paused, false, "the new branch has no pause");
   assert.equal(aligned.last.kind, "paused");
   assert.equal(aligned.signature, undefined);
 });
 
-// ---- /todoloop ------------------------------------------------------------------------------------
+// ---- /todoloop and the block tool -----------------------------------------------------------------
 
-test("applyCommand: pause stops continuing and keeps the counters", () => {
-  const next = applyCommand(seen({ round: 3 }), "pause");
-  assert.equal(next.paused, true);
-  assert.equal(next.round, 3);
-  assert.equal(next.last.kind, "paused");
+function facts(overrides: Partial<CommandFacts> = {}): CommandFacts {
+  return { list: LIST, limits: NO_LIMITS, idle: true, killSwitch: false, ...overrides };
+}
+
+test("applyCommand: pause stops continuing, keeps the counters and is recorded", () => {
+  const result = applyCommand(seen({ round: 3 }), "pause", facts());
+  assert.equal(result.memory.paused, true);
+  assert.equal(result.memory.round, 3);
+  assert.equal(result.reply.kind, "paused");
+  assert.equal(result.record, true);
+  assert.equal(result.marker, undefined);
+});
+
+test("applyCommand: a pause drops the stop the run would have ended with", () => {
+  const result = applyCommand(seen({ pending: { reason: { kind: "clear" }, open: 0, level: "info" } }), "pause", facts());
+  assert.equal(result.memory.pending, undefined);
 });
 
 test("applyCommand: resume lifts the pause and clears waiting", () => {
-  const next = applyCommand(seen({ paused: true, waiting: "need a key", round: 3 }), "resume");
-  assert.equal(next.paused, false);
-  assert.equal(next.waiting, undefined);
-  assert.equal(next.round, 3);
-  assert.equal(next.last.kind, "resumed");
+  const result = applyCommand(seen({ paused: true, waiting: { reason: "need a key", asked: false }, round: 3 }), "resume", facts());
+  assert.equal(result.memory.paused, false);
+  assert.equal(result.memory.waiting, undefined);
+  assert.equal(result.memory.round, 3);
+  assert.equal(result.reply.kind, "resumed");
+  assert.equal(result.record, true);
 });
 
-test("applyCommand: reset clears counters, signature and waiting, and keeps the anchor, pause and hadList", () => {
-  const next = applyCommand(
-    seen({ round: 5, staleSettles: 4, settleRun: 2, waiting: "x", paused: true, recorded: "stopped: list is clear", announced: "stopped: list is clear" }),
+test("applyCommand: reset clears counters, signature, waiting and the stops announced, and keeps the anchor, pause and hadWork", () => {
+  const result = applyCommand(
+    seen({ round: 5, staleSettles: 4, settleRun: 2, waiting: { reason: "x", asked: false }, paused: true, announced: ["clear"] }),
     "reset",
+    facts(),
   );
-  assert.deepEqual(next, { ...freshMemory(ANCHOR, true), hadList: true, last: { kind: "reset" } });
+  assert.deepEqual(result.memory, { ...freshMemory(ANCHOR, true), hadWork: true, last: { kind: "reset" } });
+  assert.equal(result.record, true);
 });
 
-test("applyCommand: status changes nothing", () => {
+test("applyCommand: status changes nothing and records nothing", () => {
   const mem = seen({ round: 2 });
-  assert.equal(applyCommand(mem, "status"), mem);
+  const result = applyCommand(mem, "status", facts());
+  assert.equal(result.memory, mem);
+  assert.equal(result.record, false);
+});
+
+test("applyCommand: continue with open tasks and an idle agent lifts pause and wait and starts one run: one marker, one more round", () => {
+  const result = applyCommand(seen({ round: 3, paused: true, waiting: { reason: "x", asked: true }, announced: ["limit:maxRounds"] }), "continue", facts({ limits: limits({ maxRounds: 3 }) }));
+  assert.equal(result.memory.paused, false);
+  assert.equal(result.memory.waiting, undefined);
+  assert.equal(result.memory.round, 4);
+  assert.deepEqual(result.memory.announced, []);
+  assert.deepEqual(result.reply, { kind: "requested", started: true });
+  assert.equal(result.record, true);
+  assert.equal(result.marker?.round, 4);
+  assert.equal(result.marker?.anchor, ANCHOR);
+  assert.equal(result.marker?.cap, 3);
+});
+
+test("applyCommand: continue past a maxRounds stop gives exactly one more run, then the limit stops again and is announced again", () => {
+  const capped = limits({ maxRounds: 3 });
+  const stopped = run(input({ memory: seen({ round: 3 }), limits: capped }));
+  const first = ended(stopped);
+  assert.equal(first.record?.kind, "limit");
+  const resumed = applyCommand(first.memory, "continue", facts({ limits: capped }));
+  assert.equal(resumed.marker?.round, 4);
+  const after = run(input({ memory: resumed.memory, limits: capped }));
+  assert.equal(after.continue, false);
+  const again = ended(after);
+  assert.equal(again.record?.reason, "stopped: 4 continuations used, 2 tasks still open, no todo change for 2 replies; the agent may need you");
+  assert.equal(again.notice?.kind, "stop");
+});
+
+test("applyCommand: continue with nothing open, or with a kill switch, says so and changes nothing (a pause stays)", () => {
+  const paused = seen({ paused: true });
+  for (const given of [facts({ list: CLEAR }), facts({ list: EMPTIED }), facts({ killSwitch: true })]) {
+    const result = applyCommand(paused, "continue", given);
+    assert.equal(result.memory, paused);
+    assert.equal(result.reply.kind, "cannot-continue");
+    assert.equal(result.record, false);
+    assert.equal(result.marker, undefined);
+  }
+});
+
+test("applyCommand: continue while the agent is busy only lifts pause and wait", () => {
+  const result = applyCommand(seen({ paused: true, round: 2, waiting: { reason: "x", asked: false } }), "continue", facts({ idle: false }));
+  assert.equal(result.memory.paused, false);
+  assert.equal(result.memory.waiting, undefined);
+  assert.equal(result.memory.round, 2);
+  assert.equal(result.marker, undefined);
+  assert.deepEqual(result.reply, { kind: "requested", started: false });
+});
+
+test("applyBlock: the agent's block makes the loop wait; while paused it changes nothing", () => {
+  const blocked = applyBlock(seen(), "need a key");
+  assert.equal(blocked.accepted, true);
+  assert.deepEqual(blocked.memory.waiting, { reason: "need a key", asked: false });
+  const paused = seen({ paused: true });
+  assert.deepEqual(applyBlock(paused, "need a key"), { memory: paused, accepted: false });
 });
 
 test("parseCommand: empty or missing arguments mean status", () => {
@@ -595,11 +910,13 @@ test("parseCommand: empty or missing arguments mean status", () => {
   assert.equal(parseCommand(undefined), "status");
 });
 
-test("parseCommand: the four words, any case and surrounding space", () => {
+test("parseCommand: the five words, any case and surrounding space", () => {
+  assert.deepEqual(COMMANDS, ["status", "pause", "resume", "reset", "continue"]);
   assert.equal(parseCommand("status"), "status");
   assert.equal(parseCommand(" PAUSE "), "pause");
   assert.equal(parseCommand("resume"), "resume");
   assert.equal(parseCommand("Reset"), "reset");
+  assert.equal(parseCommand("continue"), "continue");
 });
 
 test("parseCommand: anything else is unknown", () => {
@@ -610,14 +927,16 @@ test("parseCommand: anything else is unknown", () => {
 
 // ---- limitReached ---------------------------------------------------------------------------------
 
+const NO_SPEND = { tokens: 0, cost: 0, minutes: undefined };
+
 test("limitReached: with no limit set nothing is ever reached", () => {
-  assert.equal(limitReached(seen({ round: 10_000 }), DEFAULT_LIMITS, { tokens: 1e12, cost: 1e6 }, 2), undefined);
+  assert.equal(limitReached(seen({ round: 10_000, settleRun: 10_000 }), NO_LIMITS, { tokens: 1e12, cost: 1e6, minutes: 1e6 }, 2), undefined);
 });
 
 test("limitReached: maxRounds compares with >=", () => {
   const capped = limits({ maxRounds: 3 });
-  assert.equal(limitReached(seen({ round: 2 }), capped, { tokens: 0, cost: 0 }, 2), undefined);
-  assert.deepEqual(limitReached(seen({ round: 3, staleSettles: 1 }), capped, { tokens: 0, cost: 0 }, 2), {
+  assert.equal(limitReached(seen({ round: 2 }), capped, NO_SPEND, 2), undefined);
+  assert.deepEqual(limitReached(seen({ round: 3, staleSettles: 1 }), capped, NO_SPEND, 2), {
     kind: "limit",
     limit: "maxRounds",
     used: 3,
@@ -629,18 +948,38 @@ test("limitReached: maxRounds compares with >=", () => {
 
 test("limitReached: maxTokens compares with >=", () => {
   const capped = limits({ maxTokens: 100 });
-  assert.equal(limitReached(seen(), capped, { tokens: 99, cost: 0 }, 1), undefined);
-  assert.equal(limitReached(seen(), capped, { tokens: 100, cost: 0 }, 1)?.limit, "maxTokens");
+  assert.equal(limitReached(seen(), capped, { ...NO_SPEND, tokens: 99 }, 1), undefined);
+  assert.equal(limitReached(seen(), capped, { ...NO_SPEND, tokens: 100 }, 1)?.kind, "limit");
 });
 
 test("limitReached: maxCost compares with >=", () => {
   const capped = limits({ maxCost: 1.25 });
-  assert.equal(limitReached(seen(), capped, { tokens: 0, cost: 1.2499 }, 1), undefined);
-  assert.equal(limitReached(seen(), capped, { tokens: 0, cost: 1.25 }, 1)?.limit, "maxCost");
+  assert.equal(limitReached(seen(), capped, { ...NO_SPEND, cost: 1.2499 }, 1), undefined);
+  assert.deepEqual(limitReached(seen(), capped, { ...NO_SPEND, cost: 1.25 }, 1), { kind: "limit", limit: "maxCost", used: 1.25, max: 1.25, open: 1, stale: 0 });
 });
 
-test("limitReached: the round limit is named first when several are reached", () => {
-  const all = limits({ maxRounds: 1, maxTokens: 1, maxCost: 0.01 });
-  assert.equal(limitReached(seen({ round: 1 }), all, { tokens: 5, cost: 1 }, 1)?.limit, "maxRounds");
-  assert.equal(limitReached(seen({ round: 0 }), all, { tokens: 5, cost: 1 }, 1)?.limit, "maxTokens");
+test("limitReached: maxMinutes compares with >=, fractions allowed", () => {
+  const capped = limits({ maxMinutes: 0.5 });
+  assert.equal(limitReached(seen(), capped, { ...NO_SPEND, minutes: 0.49 }, 1), undefined);
+  assert.deepEqual(limitReached(seen(), capped, { ...NO_SPEND, minutes: 0.5 }, 1), { kind: "limit", limit: "maxMinutes", used: 0.5, max: 0.5, open: 1, stale: 0 });
+});
+
+test("limitReached: maxIdleReplies compares with >= on the replies in a row without work", () => {
+  const capped = limits({ maxIdleReplies: 3 });
+  assert.equal(limitReached(seen({ settleRun: 2 }), capped, NO_SPEND, 1), undefined);
+  assert.deepEqual(limitReached(seen({ settleRun: 3 }), capped, NO_SPEND, 1), { kind: "idle", replies: 3, open: 1 });
+});
+
+test("limitReached: the round limit is named first when several are reached, the idle brake last", () => {
+  const all = limits({ maxRounds: 1, maxTokens: 1, maxCost: 0.01, maxMinutes: 1, maxIdleReplies: 1 });
+  const spend = { tokens: 5, cost: 1, minutes: 5 };
+  const named = (mem: Memory, given: DecideInput["spend"] = spend) => {
+    const reached = limitReached(mem, all, given, 1);
+    return reached?.kind === "limit" ? reached.limit : reached?.kind;
+  };
+  assert.equal(named(seen({ round: 1, settleRun: 1 })), "maxRounds");
+  assert.equal(named(seen({ round: 0, settleRun: 1 })), "maxTokens");
+  assert.equal(named(seen({ settleRun: 1 }), { ...spend, tokens: 0 }), "maxCost");
+  assert.equal(named(seen({ settleRun: 1 }), { tokens: 0, cost: 0, minutes: 5 }), "maxMinutes");
+  assert.equal(named(seen({ settleRun: 1 }), NO_SPEND), "idle");
 });

@@ -1,9 +1,12 @@
 /**
  * sanitize() (SPEC §10): text that came from the model or the session file is made safe before a
- * person sees it — control, bidi and zero-width characters removed, line breaks flattened, unpaired
- * surrogates dropped, length capped by code point — and the places it is applied: the block reason in
- * the warning and in /todoloop (also when read back from the session), task texts in the deleted-tasks
- * warning, and an unknown sub-command echoed back.
+ * person sees it — whole terminal escape sequences (CSI, OSC, DCS, SOS, PM, APC, nF and two-byte
+ * escapes, 7- and 8-bit), controls, format characters (Cf), default-ignorable characters and
+ * noncharacters removed, line breaks flattened, unpaired surrogates dropped, length capped by code
+ * point; ordinary text of any script kept — and the places it is applied: the block reason in the
+ * warning and in /todoloop (also when read back from the session), task texts in the deleted-tasks
+ * warning, and an unknown sub-command echoed back. The properties run over seeded generated text
+ * (test/gen.ts; a failure names its seed and case).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,11 +15,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import todoLoop from "../src/index.ts";
 import { describeNotice, sanitize } from "../src/text.ts";
-import { assistant, blockResult, rpivDetails, task, todoResult, toolResultMessage, toolTurn, user } from "./builders.ts";
+import { assistant, blockResult, rpivDetails, settle, task, todoResult, toolResultMessage, toolTurn, user } from "./builders.ts";
 import type { Entry } from "./builders.ts";
 import { createContext, createFakePi, createSession } from "./fake-pi.ts";
 import type { FakeContext, FakePi } from "./fake-pi.ts";
-import { forAll, HOSTILE, text } from "./gen.ts";
+import {
+  escapeSequence,
+  ESCAPE_KINDS,
+  firstRemoved,
+  forAll,
+  HOSTILE,
+  hostileText,
+  ordinaryTokens,
+  REMOVED_CLASSES,
+  REMOVED_KINDS,
+  removedChar,
+  removedClassOf,
+  text,
+} from "./gen.ts";
+import type { RemovedClass } from "./gen.ts";
 
 const root = mkdtempSync(join(tmpdir(), "todo-loop-sanitize-"));
 const agentDir = join(root, "agent");
@@ -26,6 +43,7 @@ mkdirSync(cwd);
 process.env.PI_CODING_AGENT_DIR = agentDir;
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
 
+const CASES = 10_000;
 const BIDI = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u200e", "\u200f", "\u061c"];
 const ZERO_WIDTH = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"];
 const LINE_BREAKS = ["\n", "\r\n", "\r", "\u2028", "\u2029", "\u0085"];
@@ -34,35 +52,40 @@ function hex(char: string): string {
   return Array.from(char, (point) => `U+${(point.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`).join(" ");
 }
 
-/** The first character a display must not receive raw, judged code point by code point. */
+/** The first character a display must not receive raw (every removed class; see test/gen.ts). */
 function firstHostile(value: string): string | undefined {
-  for (const point of value) {
-    const code = point.codePointAt(0) ?? 0;
-    const control = code <= 0x1f || (code >= 0x7f && code <= 0x9f);
-    const lone = code >= 0xd800 && code <= 0xdfff;
-    if (control || lone || BIDI.includes(point) || ZERO_WIDTH.includes(point) || point === "\u2028" || point === "\u2029") return hex(point);
-  }
-  return undefined;
+  return firstRemoved(value);
 }
 
 function points(value: string): number {
   return Array.from(value).length;
 }
 
-// ---- sanitize() --------------------------------------------------------------------------------------
+/** Every code point of a removed class, as a string (lone surrogates as one code unit). */
+function charsOf(kind: RemovedClass): string[] {
+  const out: string[] = [];
+  for (const [low, high] of REMOVED_CLASSES[kind]) {
+    for (let code = low; code <= high; code++) out.push(code >= 0xd800 && code <= 0xdfff ? String.fromCharCode(code) : String.fromCodePoint(code));
+  }
+  return out;
+}
+
+/** What sanitize() does to ordinary text: runs of spaces collapse, the ends are trimmed. */
+function normalised(value: string): string {
+  return value.replace(/ {2,}/g, " ").trim();
+}
+
+// ---- controls and line breaks ------------------------------------------------------------------------------
 
 test("sanitize removes C0 controls, DEL and C1 controls", () => {
-  assert.equal(sanitize("a\u0000b\u0007c\u001bd\u007fe\u0080f\u009bg\u009fh"), "abcdefgh");
-  assert.equal(sanitize("\u001b[31mred\u001b[0m"), "[31mred[0m", "an escape sequence loses its ESC, so the terminal shows it inert");
-});
-
-test("sanitize removes every bidi control: U+202A–202E, U+2066–2069, U+200E, U+200F, U+061C", () => {
-  for (const char of BIDI) assert.equal(sanitize(`pay${char}lap`), "paylap", hex(char));
-  assert.equal(sanitize("\u202eexe.txt\u202c"), "exe.txt");
-});
-
-test("sanitize removes zero-width characters: U+200B–200D, U+2060, U+FEFF", () => {
-  for (const char of ZERO_WIDTH) assert.equal(sanitize(`to${char}do`), "todo", hex(char));
+  assert.equal(sanitize("a\u0000b\u0007c\u001fd\u007fe\u0080f\u0099g\u009ch"), "abcdefgh");
+  assert.equal(sanitize("\u001b[31mred\u001b[0m"), "red", "an escape sequence goes whole, not only its ESC");
+  for (const kind of ["c0", "del", "c1"] as const) {
+    for (const char of charsOf(kind)) {
+      if (char === "\u001b" || "\u0090\u0098\u009b\u009d\u009e\u009f".includes(char)) continue;
+      assert.equal(sanitize(`x${char}y`), "xy", hex(char));
+    }
+  }
 });
 
 test("sanitize flattens line breaks (\\n, \\r\\n, \\r, U+2028, U+2029, U+0085) and tabs to one space", () => {
@@ -70,6 +93,7 @@ test("sanitize flattens line breaks (\\n, \\r\\n, \\r, U+2028, U+2029, U+0085) a
   assert.equal(sanitize("a\n\n\r\n\u2028b"), "a b", "a run of breaks is one space");
   assert.equal(sanitize("a\tb\u000bc\u000cd"), "a b c d");
   assert.equal(sanitize("\n  padded  \n"), "padded", "no leading or trailing space");
+  assert.equal(sanitize("a \u200b\n \u2060 b"), "a b", "spaces left around removed characters collapse");
 });
 
 test("sanitize drops unpaired surrogates, lone high or lone low, and keeps real pairs", () => {
@@ -80,6 +104,177 @@ test("sanitize drops unpaired surrogates, lone high or lone low, and keeps real 
   assert.equal(sanitize("\ude00\ud83d"), "", "a reversed pair is two lone halves");
   assert.equal(sanitize("ok \ud83d\ude00"), "ok 😀", "a real pair stays");
   assert.equal(sanitize("\ud83d\ud83d\ude00"), "😀", "a lone high before a pair");
+  assert.equal(sanitize("\ud83d\u200b\ude00"), "", "halves split by a removed character stay lone");
+});
+
+// ---- escape sequences ----------------------------------------------------------------------------------------
+
+test("sanitize removes CSI sequences whole: ESC [ parameters, intermediates, final byte", () => {
+  assert.equal(sanitize("\u001b[2J\u001b[31m"), "", "clear screen and colour leave nothing, not '[2J[31m'");
+  assert.equal(sanitize("\u001b[38;5;196mred\u001b[0m \u001b[1;2Hhome"), "red home");
+  assert.equal(sanitize("\u001b[?25lhidden cursor\u001b[?1049h"), "hidden cursor", "private parameters");
+  assert.equal(sanitize("\u001b[>4;2m\u001b[2 q\u001b[0\"pok"), "ok", "intermediate bytes");
+  assert.equal(sanitize("\u001b[58:2::255:0:0mx"), "x", "colon sub-parameters");
+  assert.equal(sanitize("a\u001b[@b\u001b[~c"), "abc", "the first and last final bytes");
+});
+
+test("sanitize removes 8-bit CSI (U+009B) with its parameters", () => {
+  assert.equal(sanitize("\u009b2J\u009b31mred\u009b0m"), "red");
+  assert.equal(sanitize("\u009b?25l\u009b1;2Hx"), "x");
+});
+
+test("sanitize removes OSC sequences whole, terminated by BEL, ESC \\ or U+009C, 7-bit and 8-bit", () => {
+  assert.equal(sanitize("\u001b]0;evil title\u0007ok"), "ok", "window title, BEL");
+  assert.equal(sanitize("see \u001b]8;;https://evil.example/\u001b\\the docs\u001b]8;;\u001b\\ now"), "see the docs now", "hyperlink, ESC \\");
+  assert.equal(sanitize("\u001b]52;c;ZWNobyBwd25lZA==\u009cclip"), "clip", "clipboard write, U+009C");
+  assert.equal(sanitize("\u009d0;title\u009cok"), "ok", "8-bit OSC, 8-bit ST");
+  assert.equal(sanitize("\u009d2;title\u0007ok"), "ok", "8-bit OSC, BEL");
+  assert.equal(sanitize("\u001b]0;multi\nline\ttitle\u0007ok"), "ok", "line breaks inside the payload go with it");
+});
+
+test("sanitize removes DCS, SOS, PM and APC strings whole, 7-bit and 8-bit", () => {
+  const cases: Array<[string, string, string]> = [
+    ["DCS", "\u001bP", "\u0090"],
+    ["SOS", "\u001bX", "\u0098"],
+    ["PM", "\u001b^", "\u009e"],
+    ["APC", "\u001b_", "\u009f"],
+  ];
+  for (const [name, seven, eight] of cases) {
+    for (const intro of [seven, eight]) {
+      for (const end of ["\u001b\\", "\u009c", "\u0007"]) {
+        assert.equal(sanitize(`a${intro}1$r q;payload 中文${end}b`), "ab", `${name} ${hex(intro)} … ${hex(end)}`);
+      }
+    }
+  }
+  assert.equal(sanitize("\u001bPq#0;2;0;0;0#0~~@@vv\u001b\\sixel"), "sixel", "a sixel image");
+});
+
+test("sanitize removes two- and three-byte escapes: ESC ( B, ESC # 8, ESC =, ESC 7, ESC c, ESC \\ …", () => {
+  for (const escape of ["\u001b(B", "\u001b)0", "\u001b*A", "\u001b+B", "\u001b#8", "\u001b%G", "\u001b(%5", "\u001b F", "\u001b=", "\u001b>", "\u001b7", "\u001b8", "\u001bc", "\u001bD", "\u001bE", "\u001bH", "\u001bM", "\u001bN", "\u001bO", "\u001b\\", "\u001b~", "\u001b0"]) {
+    assert.equal(sanitize(`x${escape}y`), "xy", hex(escape));
+  }
+});
+
+test("sanitize removes a sequence cut short as far as it got", () => {
+  assert.equal(sanitize("text\u001b"), "text", "a lone ESC at the end");
+  assert.equal(sanitize("text\u001b[31"), "text", "CSI without a final byte");
+  assert.equal(sanitize("ok\u001b]0;the rest is a title"), "ok", "an unterminated OSC runs to the end, as on a terminal");
+  assert.equal(sanitize("\u001b\u001b[0mx"), "x", "ESC ESC [");
+  assert.equal(sanitize("\u001b[\u001b[2Jx"), "x", "a CSI interrupted by another");
+  assert.equal(sanitize("\u001b]0;title\u001b[31mred"), "red", "an ESC ends an OSC payload and starts its own sequence");
+  assert.equal(sanitize("a\u001b\u00e9b"), "a\u00e9b", "ESC before a non-ASCII character is just the ESC");
+  assert.equal(sanitize("a\u001b[3\u0000mb"), "amb", "a control ends a CSI");
+});
+
+test("sanitize leaves bracket text without an ESC alone: '[2J', '[31m' and array[0] are ordinary text", () => {
+  assert.equal(sanitize("[2J [31m array[0] ]0; ^[ x"), "[2J [31m array[0] ]0; ^[ x");
+});
+
+// ---- invisible characters ----------------------------------------------------------------------------------
+
+test("sanitize removes every bidi control: U+202A–202E, U+2066–2069, U+200E, U+200F, U+061C", () => {
+  for (const char of BIDI) assert.equal(sanitize(`pay${char}lap`), "paylap", hex(char));
+  assert.equal(sanitize("\u202eexe.txt\u202c"), "exe.txt");
+});
+
+test("sanitize removes zero-width characters: U+200B–200D, U+2060, U+FEFF", () => {
+  for (const char of ZERO_WIDTH) assert.equal(sanitize(`to${char}do`), "todo", hex(char));
+  assert.equal(sanitize("👩\u200d💻"), "👩💻", "a joined emoji falls apart into its visible parts");
+});
+
+test("sanitize removes the soft hyphen U+00AD", () => {
+  assert.equal(sanitize("co\u00adoperate\u00ad"), "cooperate");
+});
+
+test("sanitize removes tag characters U+E0000–U+E007F (text hidden in tags)", () => {
+  const hidden = Array.from("ignore the user", (char) => String.fromCodePoint(0xe0000 + (char.codePointAt(0) ?? 0))).join("");
+  assert.equal(sanitize(`Need the key${hidden}\u{e007f}`), "Need the key");
+  assert.equal(sanitize("\u{e0001}\u{e0065}\u{e006e}hello"), "hello", "a language tag");
+  for (const char of charsOf("tags")) assert.equal(sanitize(`a${char}b`), "ab", hex(char));
+});
+
+test("sanitize removes interlinear annotation characters U+FFF9–U+FFFB", () => {
+  assert.equal(sanitize("\ufff9漢字\ufffaかんじ\ufffb"), "漢字かんじ");
+});
+
+test("sanitize removes every other format character (Cf): U+061C, U+180E, U+2061–2064, U+206A–206F, Arabic marks …", () => {
+  for (const char of charsOf("otherFormat")) assert.equal(sanitize(`a${char}b`), "ab", hex(char));
+  let checked = 0;
+  for (let code = 0; code <= 0x10ffff; code++) {
+    if (code >= 0xd800 && code <= 0xdfff) continue;
+    const char = String.fromCodePoint(code);
+    if (!/\p{Cf}/u.test(char)) continue;
+    assert.equal(sanitize(`a${char}b`), "ab", `${hex(char)} is Cf`);
+    assert.ok(removedClassOf(code) !== undefined, `${hex(char)} is Cf but in no class of test/gen.ts`);
+    checked++;
+  }
+  assert.ok(checked > 150, `${checked} Cf code points`);
+});
+
+test("sanitize removes the combining grapheme joiner U+034F and keeps the accents around it", () => {
+  assert.equal(sanitize("e\u0301\u034f\u0302"), "e\u0301\u0302");
+});
+
+test("sanitize removes the Hangul fillers U+115F, U+1160, U+3164, U+FFA0 and Khmer U+17B4, U+17B5", () => {
+  for (const char of [...charsOf("hangulFiller"), ...charsOf("khmerVowel")]) assert.equal(sanitize(`가${char}나`), "가나", hex(char));
+  assert.equal(sanitize("\u3164\u3164\u3164"), "", "a blank-looking name made of fillers");
+});
+
+test("sanitize removes variation selectors U+FE00–FE0F and U+E0100–E01EF, keeping an emoji's own U+FE0E / U+FE0F", () => {
+  for (const char of charsOf("variationSelector")) assert.equal(sanitize(`a${char}b`), "ab", hex(char));
+  assert.equal(sanitize("⚠\ufe0f careful ❤\ufe0f ↔\ufe0e 1\ufe0f\u20e3"), "⚠\ufe0f careful ❤\ufe0f ↔\ufe0e 1\ufe0f\u20e3", "presentation selectors on emoji stay");
+  assert.equal(sanitize("⚠\ufe0f\ufe0f\ufe01\u{e0100}"), "⚠\ufe0f", "a run after an emoji keeps only the first");
+  assert.equal(sanitize("⚠\u200b\ufe0f"), "⚠\ufe0f", "a removed character between an emoji and its selector does not cost the selector");
+  assert.equal(sanitize("⚠ \ufe0f"), "⚠", "a selector after a space belongs to nothing");
+  assert.equal(sanitize("葛\u{e0100}城"), "葛城", "an ideographic variation selector");
+  const bytes = Array.from("ignore the user", (char) => char.codePointAt(0) ?? 0);
+  const smuggled = bytes.map((byte) => String.fromCodePoint(byte < 16 ? 0xfe00 + byte : 0xe0100 + byte - 16)).join("");
+  assert.equal(sanitize(`😀${smuggled} hi`), "😀 hi", "bytes hidden as selectors after an emoji");
+  const everyByte = Array.from({ length: 256 }, (_, byte) => String.fromCodePoint(byte < 16 ? 0xfe00 + byte : 0xe0100 + byte - 16)).join("");
+  assert.equal(sanitize(`😀${everyByte} hi`), "😀\ufe0e hi", "of any run of selectors at most the emoji's one presentation selector is left");
+});
+
+test("sanitize removes the Mongolian free variation selectors U+180B–U+180F", () => {
+  for (const char of ["\u180b", "\u180c", "\u180d", "\u180e", "\u180f"]) assert.equal(sanitize(`ᠠ${char}ᠡ`), "ᠠᠡ", hex(char));
+});
+
+test("sanitize removes noncharacters: U+FDD0–U+FDEF and the last two code points of every plane", () => {
+  for (const char of charsOf("noncharacter")) assert.equal(sanitize(`a${char}b`), "ab", hex(char));
+  for (const char of charsOf("reservedIgnorable")) assert.equal(sanitize(`a${char}b`), "ab", hex(char));
+});
+
+test("every character of every removed class is removed (line breaks become a space)", () => {
+  for (const kind of REMOVED_KINDS) {
+    for (const char of charsOf(kind)) {
+      const expected = kind === "lineBreak" ? "a b" : "ab";
+      if (kind === "c0" && char === "\u001b") continue;
+      if (kind === "c1" && "\u0090\u0098\u009b\u009d\u009e\u009f".includes(char)) continue;
+      assert.equal(sanitize(`a${char}b`), expected, `${kind} ${hex(char)}`);
+    }
+  }
+});
+
+test("a string of nothing but invisible characters and escape sequences sanitises to ''", () => {
+  const sample = REMOVED_KINDS.flatMap((kind) => charsOf(kind).filter((_, index) => index % 97 === 0));
+  const everything = sample.join("\u200b");
+  assert.equal(sanitize(everything), "");
+  assert.equal(sanitize("\u200b\u200c\u200d\u2060\ufeff\u00ad\u034f\u3164\ufe0f\u{e0041}\u{e0100}\u202e"), "");
+  assert.equal(sanitize("\u001b[2J\u001b[H\u001b]0;x\u0007 \u009b0m\n\t "), "");
+});
+
+// ---- ordinary text, caps, non-strings ------------------------------------------------------------------------
+
+test("sanitize leaves ordinary text alone: accents, CJK, RTL letters, emoji, punctuation", () => {
+  const plain = "Ünïcödé 中文 עברית العربية 😀👍🏽 — \"quotes\" & <tags>";
+  assert.equal(sanitize(plain), plain);
+  const more = [
+    "e\u0301 a\u0308 n\u0303 o\u0302\u0323",
+    "क्षत्रिय हिन्दी ภาษาไทย 한국어 \u1100\u1161 日本語のテキスト",
+    "⚠️ ❤️ 1️⃣ #️⃣ 🇫🇷 👍🏽 ✅ 🚀 𝄞 𝔘𝔫𝔦",
+    "price: 5 € ½ ① © ™ … — a\u00a0b c\u3000d \ue000",
+    "ᠮᠣᠩᠭᠣᠯ ꦗꦮ ሰላም Ελληνικά Русский",
+  ];
+  for (const value of more) assert.equal(sanitize(value), value);
 });
 
 test("sanitize caps the length by code point and never splits an astral character", () => {
@@ -91,6 +286,12 @@ test("sanitize caps the length by code point and never splits an astral characte
   assert.equal(sanitize("abcdef", 4), "abc…");
   assert.equal(sanitize("a𝄞b𝄞c", 3), "a𝄞…");
   assert.equal(sanitize(`${"\u202e".repeat(50)}abc`, 3), "abc", "removed characters do not count towards the cap");
+  assert.equal(sanitize(`${"\u001b[31m".repeat(50)}abc`, 3), "abc", "nor do escape sequences");
+  assert.equal(sanitize("abc def", 5), "abc…", "no space before the ellipsis");
+  assert.equal(sanitize("abcdef", 1), "…");
+  assert.equal(sanitize("abcdef", 0), "", "a cap below one shows nothing");
+  assert.equal(sanitize("abcdef", Number.NaN), "");
+  assert.equal(sanitize("abcdef", 4.9), "abc…", "a fractional cap rounds down");
 });
 
 test("sanitize returns an empty string for anything that is not a string", () => {
@@ -99,15 +300,12 @@ test("sanitize returns an empty string for anything that is not a string", () =>
   }
 });
 
-test("sanitize leaves ordinary text alone: accents, CJK, RTL letters, emoji, punctuation", () => {
-  const plain = "Ünïcödé 中文 עברית العربية 😀👍🏽 — \"quotes\" & <tags>";
-  assert.equal(sanitize(plain), plain);
-});
+// ---- properties ------------------------------------------------------------------------------------------------
 
-test(`sanitize output never holds a control, bidi, zero-width, line-break or lone-surrogate character, fits the cap and is stable (10000 cases)`, (t) => {
+test(`sanitize output never holds a control, bidi, zero-width, line-break or lone-surrogate character, fits the cap and is stable (${CASES} cases)`, (t) => {
   const count = forAll(
     "sanitize-clean",
-    10_000,
+    CASES,
     (rng) => ({ input: text(rng, 80, 0.4), max: rng.int(1, 60) }),
     ({ input, max }) => {
       const output = sanitize(input, max);
@@ -119,6 +317,74 @@ test(`sanitize output never holds a control, bidi, zero-width, line-break or lon
     },
   );
   t.diagnostic(`${count} cases over ${HOSTILE.length} hostile characters`);
+});
+
+test(`sanitize of text mixing ordinary text, every removed class and escape sequences: no ESC, control, Cf or other removed character, no line break, at most max code points, idempotent (${CASES} cases)`, (t) => {
+  const count = forAll(
+    "sanitize-hostile",
+    CASES,
+    (rng) => ({ input: hostileText(rng, 60), max: rng.int(1, 80) }),
+    ({ input, max }) => {
+      const output = sanitize(input, max);
+      assert.equal(firstRemoved(output), undefined, "no removed character");
+      assert.doesNotMatch(output, /[\u001b\u0000-\u001f\u007f-\u009f\u2028\u2029]/, "no ESC, control or line break");
+      assert.doesNotMatch(output, /\p{Cf}/u, "no format character");
+      assert.ok(points(output) <= max, `at most ${max} code points`);
+      assert.equal(output, output.trim(), "trimmed");
+      assert.doesNotMatch(output, / {2}/, "no run of spaces");
+      assert.equal(sanitize(output, max), output, "sanitising twice changes nothing");
+      assert.equal(sanitize(output), output, "nor does sanitising again under the default cap");
+    },
+  );
+  t.diagnostic(`${count} cases over ${REMOVED_KINDS.length} removed classes and ${ESCAPE_KINDS.length} escape kinds`);
+});
+
+test(`complete escape sequences and invisible characters between ordinary text vanish whole; line breaks become one space (${CASES} cases)`, (t) => {
+  const count = forAll(
+    "sanitize-vanish",
+    CASES,
+    (rng) => {
+      const tokens = ordinaryTokens(rng, 24);
+      const pieces: Array<{ text: string; shown: string }> = [];
+      for (let index = 0; index <= tokens.length; index++) {
+        if (rng.chance(0.5)) {
+          const roll = rng.next();
+          if (roll < 0.4) pieces.push({ text: escapeSequence(rng), shown: "" });
+          else {
+            const kind = rng.pick(REMOVED_KINDS);
+            pieces.push({ text: removedChar(rng, kind, true), shown: kind === "lineBreak" ? " " : "" });
+          }
+        }
+        const token = tokens[index];
+        if (token !== undefined) pieces.push({ text: token, shown: token });
+      }
+      return { input: pieces.map((piece) => piece.text).join(""), expected: normalised(pieces.map((piece) => piece.shown).join("")) };
+    },
+    ({ input, expected }) => {
+      assert.equal(sanitize(input, 100_000), expected);
+    },
+  );
+  t.diagnostic(`${count} cases`);
+});
+
+test(`ordinary printable text is returned unchanged but for collapsed spaces and trimmed ends, or cut with '…' at the cap (${CASES} cases)`, (t) => {
+  const count = forAll(
+    "sanitize-ordinary",
+    CASES,
+    (rng) => ({ input: ordinaryTokens(rng, 40).join(""), max: rng.chance(0.5) ? 200 : rng.int(1, 40) }),
+    ({ input, max }) => {
+      const output = sanitize(input, max);
+      const whole = normalised(input);
+      if (points(whole) <= max) {
+        assert.equal(output, whole);
+        return;
+      }
+      assert.ok(output.endsWith("…"), "cut with an ellipsis");
+      assert.ok(points(output) <= max, `at most ${max} code points`);
+      assert.ok(whole.startsWith(output.slice(0, -1)), "the kept part is the start of the text");
+    },
+  );
+  t.diagnostic(`${count} cases`);
 });
 
 // ---- where it is applied ---------------------------------------------------------------------------------
@@ -151,6 +417,23 @@ test("todo_loop_block: the reason is sanitised in the warning, in the tool resul
   const shown = await status(pi, ctx);
   assert.ok(shown.split("\n").includes(`waiting for you: ${CLEAN_REASON}`), shown);
   for (const line of shown.split("\n")) assert.equal(firstHostile(line), undefined, line);
+});
+
+test("todo_loop_block: escape sequences in a reason go whole; the warning shows no '[2J' or '[31m'", async () => {
+  const { pi, ctx } = setup(OPEN_LIST);
+  await pi.tool("todo_loop_block").execute("call-1", { reason: "\u001b[2J\u001b[31mNeed\u001b[0m the \u001b]8;;https://x.example\u0007prod key\u001b]8;;\u0007\u00ad now" }, undefined, undefined, ctx);
+  assert.deepEqual(ctx.ui.notifications, [{ message: "todo loop: the agent is waiting for you: Need the prod key now", type: "warning" }]);
+});
+
+test("todo_loop_block: a reason of nothing but invisible characters and escape sequences is an empty reason: an error, no notify, the loop goes on", async () => {
+  const { pi, ctx } = setup(OPEN_LIST);
+  const invisible = "\u200b\u2060\u00ad\u034f\u3164\ufe0f\u{e0041}\u{e0100}\u202e\u001b[2J\u009d0;t\u009c\n\t ";
+  await assert.rejects(pi.tool("todo_loop_block").execute("call-1", { reason: invisible }, undefined, undefined, ctx), /non-empty reason/);
+  assert.deepEqual(ctx.ui.notifications, []);
+  ctx.sessionManager.append(assistant({ text: "Stopping here." }));
+  const handler = pi.turnEndHandlers[0];
+  assert.ok(handler);
+  assert.equal((await handler(settle(), ctx))?.continue, true, "not waiting: the settle is continued");
 });
 
 test("todo_loop_block: a reason is capped at 500 code points without splitting an emoji", async () => {

@@ -23,6 +23,7 @@ import {
   assistant,
   blockResult,
   chain,
+  control,
   customMessage,
   entriesOf,
   marker,
@@ -215,7 +216,7 @@ test("reader: every fixture read entry by entry through the incremental reader e
       last = reader.read(session).snapshot;
     }
     const full = readSnapshot(session.getBranch());
-    for (const key of ["list", "anchor", "tokens", "cost", "round", "waiting", "hadList", "lastStop", "length"] as const) {
+    for (const key of ["list", "anchor", "tokens", "cost", "round", "idle", "stale", "waiting", "paused", "hadWork", "announced", "outOfDate", "length"] as const) {
       assert.deepEqual(last[key], full[key], `${file}: ${key}`);
     }
   }
@@ -408,7 +409,7 @@ test("round: a marker whose details are junk still counts one continuation", () 
 
 test("waiting: rebuilt from the todo_loop_block result since the anchor", () => {
   const snapshot = readSnapshot(chain(user("u", { id: "u1" }), assistant(), blockResult("which region?", "u1"), assistant()));
-  assert.equal(snapshot.waiting, "which region?");
+  assert.deepEqual(snapshot.waiting, { reason: "which region?", asked: false });
 });
 
 test("waiting: a new human message clears it", () => {
@@ -420,7 +421,7 @@ test("waiting: a marker after the block result means the wait was lifted (resume
   const lifted = readSnapshot(chain(user("u", { id: "u1" }), assistant(), blockResult("which region?", "u1"), assistant(), marker({ round: 1, anchor: "u1" }), assistant()));
   assert.equal(lifted.waiting, undefined);
   const still = readSnapshot(chain(user("u", { id: "u1" }), assistant(), marker({ round: 1, anchor: "u1" }), assistant(), blockResult("which region?", "u1"), assistant()));
-  assert.equal(still.waiting, "which region?");
+  assert.deepEqual(still.waiting, { reason: "which region?", asked: false });
 });
 
 test("waiting: an errored or non-waiting block result does not wait", () => {
@@ -430,23 +431,117 @@ test("waiting: an errored or non-waiting block result does not wait", () => {
   assert.equal(readSnapshot(chain(user(), assistant(), paused)).waiting, undefined);
 });
 
-test("stop: the newest stop record since the anchor is the last stop", () => {
+test("stop: the stops recorded since the newest marker under the anchor are known by kind (and limit)", () => {
   const snapshot = readSnapshot(
-    chain(user("a", { id: "u1" }), assistant(), stopRecord({ reason: "waiting for you: x", anchor: "u1" }), assistant(), stopRecord({ reason: "stopped: list is clear", anchor: "u1" })),
+    chain(
+      user("a", { id: "u1" }),
+      assistant(),
+      stopRecord({ reason: "stopped: list is clear", anchor: "u1", kind: "clear" }),
+      marker({ round: 1, anchor: "u1", idle: 1 }),
+      assistant(),
+      stopRecord({ reason: "stopped: 1 continuation used, 2 tasks still open", anchor: "u1", kind: "limit", limit: "maxRounds" }),
+      stopRecord({ reason: "stopped: turn outcome was error", anchor: "u1", kind: "outcome" }),
+    ),
   );
-  assert.equal(snapshot.lastStop, "stopped: list is clear");
-  const later = readSnapshot(chain(user("a", { id: "u1" }), assistant(), stopRecord({ reason: "stopped: list is clear", anchor: "u1" }), user("b", { id: "u2" })));
-  assert.equal(later.lastStop, undefined);
+  assert.deepEqual(snapshot.announced, ["limit:maxRounds", "outcome"], "a marker starts the list again");
+  const later = readSnapshot(chain(user("a", { id: "u1" }), assistant(), stopRecord({ reason: "stopped: list is clear", anchor: "u1", kind: "clear" }), user("b", { id: "u2" })));
+  assert.deepEqual(later.announced, [], "a new human message starts it again too");
 });
 
-test("hadList: plain chat never had a list; a list with tasks since the anchor did", () => {
-  assert.equal(readSnapshot(chain(user(), assistant())).hadList, false);
-  assert.equal(readSnapshot(chain(user(), assistant(), todoResult({ tasks: TWO_OPEN }))).hadList, true);
+test("stop: records written by 0.1 (no v, no kind) are known by their reason", () => {
+  const reasons: Array<[string, string]> = [
+    ["stopped: list is clear", "clear"],
+    ["stopped: no list (the list was emptied: its tasks were deleted or cleared)", "no-list"],
+    ["stopped: turn outcome was error", "outcome"],
+    ["stopped: 3 continuations used, 2 tasks still open", "limit:maxRounds"],
+    ["stopped: token limit reached (4,000 of 3,500 tokens since your message), 2 tasks still open", "limit:maxTokens"],
+    ["stopped: cost limit reached ($1.00 of $0.50 since your message), 2 tasks still open", "limit:maxCost"],
+    ["waiting for you: need a key", "waiting"],
+  ];
+  for (const [reason, key] of reasons) {
+    assert.deepEqual(readSnapshot(chain(user("a", { id: "u1" }), assistant(), stopRecord({ reason, anchor: "u1" }))).announced, [key], reason);
+  }
+  const unknown = readSnapshot(chain(user("a", { id: "u1" }), assistant(), stopRecord({ reason: "something else", anchor: "u1" })));
+  assert.deepEqual(unknown.announced, ["reason:something else"]);
 });
 
-test("hadList: a list carried into a new human message counts for it; an empty one does not", () => {
-  assert.equal(readSnapshot(chain(user("a"), assistant(), todoResult({ tasks: TWO_OPEN }), user("b"))).hadList, true);
-  assert.equal(readSnapshot(chain(user("a"), assistant(), todoResult({ tasks: [], action: "clear" }), user("b"))).hadList, false);
+test("waiting: a question stop record under the anchor is a wait on that question", () => {
+  const snapshot = readSnapshot(
+    chain(user("a", { id: "u1" }), assistant(), stopRecord({ reason: 'waiting for you: the agent asked: "Postgres or SQLite?"', anchor: "u1", kind: "question" })),
+  );
+  assert.deepEqual(snapshot.waiting, { reason: "Postgres or SQLite?", asked: true });
+});
+
+test("controls: a pause holds across human messages until a resume or a continue; reset does not lift it", () => {
+  assert.equal(readSnapshot(chain(user("a"), assistant(), control("pause"), user("b"), assistant())).paused, true);
+  assert.equal(readSnapshot(chain(user("a"), assistant(), control("pause"), control("reset"), user("b"))).paused, true);
+  assert.equal(readSnapshot(chain(user("a"), assistant(), control("pause"), control("resume"), user("b"))).paused, false);
+  assert.equal(readSnapshot(chain(user("a"), assistant(), control("pause"), control("continue"))).paused, false);
+  assert.equal(readSnapshot(chain(user("a"), assistant(), control("resume"), control("pause"))).paused, true);
+});
+
+test("controls: a pause far before the newest list is still found by a full read", () => {
+  const snapshot = readSnapshot(chain(user("a"), assistant(), control("pause"), todoResult({ tasks: TWO_OPEN }), user("b", { id: "u2" }), assistant()));
+  assert.equal(snapshot.paused, true);
+});
+
+test("controls: reset clears the counters and the wait under the anchor; the markers after it count again", () => {
+  const reset = readSnapshot(chain(user("a", { id: "u1" }), assistant(), marker({ round: 4, anchor: "u1", idle: 2, stale: 3 }), assistant(), blockResult("x", "u1"), control("reset")));
+  assert.equal(reset.round, 0);
+  assert.equal(reset.idle, 0);
+  assert.equal(reset.stale, 0);
+  assert.equal(reset.waiting, undefined);
+  const after = readSnapshot(chain(user("a", { id: "u1" }), assistant(), marker({ round: 4, anchor: "u1" }), control("reset"), assistant(), marker({ round: 1, anchor: "u1", idle: 1 })));
+  assert.equal(after.round, 1);
+});
+
+test("controls: resume and continue lift a wait; junk controls are ignored", () => {
+  assert.equal(readSnapshot(chain(user(), assistant(), blockResult("x", "u1"), control("resume"))).waiting, undefined);
+  assert.equal(readSnapshot(chain(user(), assistant(), blockResult("x", "u1"), control("continue"))).waiting, undefined);
+  const junk = { type: "custom", customType: "todo-loop:control", data: { action: "explode" } };
+  assert.deepEqual(readSnapshot(chain(user(), assistant(), blockResult("x", "u1"), junk)).waiting, { reason: "x", asked: false });
+});
+
+test("markers: idle and stale come from the newest marker's details; a tool result after it starts the idle count again", () => {
+  const snapshot = readSnapshot(chain(user("a", { id: "u1" }), assistant(), marker({ round: 2, anchor: "u1", idle: 2, stale: 5 }), assistant()));
+  assert.equal(snapshot.idle, 2);
+  assert.equal(snapshot.stale, 5);
+  const worked = readSnapshot(chain(user("a", { id: "u1" }), assistant(), marker({ round: 2, anchor: "u1", idle: 2 }), assistant(), todoResult({ tasks: TWO_OPEN })));
+  assert.equal(worked.idle, 0);
+  const legacy = readSnapshot(chain(user("a", { id: "u1" }), assistant(), marker({ round: 2, anchor: "u1" })));
+  assert.equal(legacy.idle, 1, "a 0.1 marker without idle counts as one reply without work");
+});
+
+test("markers: the signature at the newest marker is the list as it stood then", () => {
+  const snapshot = readSnapshot(chain(user("a", { id: "u1" }), todoResult({ tasks: TWO_OPEN }), assistant(), marker({ round: 1, anchor: "u1" })));
+  assert.equal(snapshot.markerSignature, JSON.stringify([["1", "pending", "Write tests"], ["2", "pending", "Ship it"]]));
+});
+
+test("time: the anchor's timestamp and the newest reply's since it, in milliseconds", () => {
+  const snapshot = readSnapshot(
+    chain(user("a", { id: "u1", timestamp: "2026-12-01T10:00:00.000Z" }), assistant({ timestamp: "2026-12-01T10:05:00.000Z" }), assistant({ timestamp: "2026-12-01T10:31:00.000Z" })),
+  );
+  assert.equal(snapshot.anchorTime, Date.parse("2026-12-01T10:00:00.000Z"));
+  assert.equal(snapshot.replyTime, Date.parse("2026-12-01T10:31:00.000Z"));
+  const junk = readSnapshot(chain(user("a", { timestamp: "yesterday" }), assistant({ timestamp: 12 })));
+  assert.equal(junk.anchorTime, undefined);
+  assert.equal(junk.replyTime, undefined);
+});
+
+test("hadWork: plain chat never had work; a list with an open task since the anchor did", () => {
+  assert.equal(readSnapshot(chain(user(), assistant())).hadWork, false);
+  assert.equal(readSnapshot(chain(user(), assistant(), todoResult({ tasks: TWO_OPEN }))).hadWork, true);
+  assert.equal(readSnapshot(chain(user(), assistant(), todoResult({ tasks: [task({ id: 1, status: "completed" })] }))).hadWork, false, "a finished list is no work");
+});
+
+test("hadWork: a list with open tasks carried into a new human message counts for it; a finished or empty one does not", () => {
+  assert.equal(readSnapshot(chain(user("a"), assistant(), todoResult({ tasks: TWO_OPEN }), user("b"))).hadWork, true);
+  assert.equal(readSnapshot(chain(user("a"), assistant(), todoResult({ tasks: [], action: "clear" }), user("b"))).hadWork, false);
+  assert.equal(readSnapshot(chain(user("a"), assistant(), todoResult({ tasks: [task({ id: 1, status: "completed" })] }), user("b"))).hadWork, false);
+});
+
+test("hadWork: a marker since the anchor is work", () => {
+  assert.equal(readSnapshot(chain(user("a", { id: "u1" }), assistant(), marker({ round: 1, anchor: "u1" }))).hadWork, true);
 });
 
 // ---- listState ------------------------------------------------------------------------------------
@@ -548,24 +643,26 @@ test("branch reader: after /tree navigation the list, anchor and spend are the n
   assert.equal(back.tokens, 5);
 });
 
-test("reader: a full read walks back only to the newest list state at or before the anchor", () => {
-  let touched = 0;
+test("reader: a full read folds only from the newest list state at or before the anchor; older entries are only looked at for a pause", () => {
+  let typeReads = 0;
+  let messageReads = 0;
   const older: Entry = {
     get type() {
-      touched += 1;
+      typeReads += 1;
       return "message";
     },
     get message() {
-      touched += 1;
+      messageReads += 1;
       return { role: "user", content: "an old message" };
     },
   };
   const branch: unknown[] = [older, todoResult({ tasks: TWO_OPEN }), user("now", { id: "u9" }), assistant({ usage: { totalTokens: 3 } })];
   const snapshot = readSnapshot(branch);
-  assert.equal(touched, 0, "entries before the list state are never read");
+  assert.equal(messageReads, 0, "entries before the list state are never folded");
+  assert.equal(typeReads, 1, "only their type is read, to find the newest pause control");
   assert.equal(snapshot.anchor, "u9");
   assert.equal(openCount(snapshot.list), 2);
-  assert.equal(snapshot.hadList, true);
+  assert.equal(snapshot.hadWork, true);
   assert.equal(snapshot.tokens, 3);
 });
 

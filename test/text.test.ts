@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DEFAULT_LIMITS } from "../src/config.ts";
+import { DEFAULT_CONFIG } from "../src/config.ts";
 import type { Limits } from "../src/config.ts";
 import { freshMemory } from "../src/loop.ts";
 import type { ListState, Memory, Reason } from "../src/loop.ts";
@@ -27,7 +27,26 @@ test("reason English: every reason kind reads exactly as SPEC §4 lists it", () 
     [{ kind: "no-list", why: "unused" }, "stopped: no list (the todo tool has not been used on this branch)"],
     [{ kind: "no-list", why: "unreadable" }, "stopped: no list (todo results are in a shape this extension does not read)"],
     [{ kind: "no-list", why: "emptied" }, "stopped: no list (the list was emptied: its tasks were deleted or cleared)"],
-    [{ kind: "waiting", reason: "which database should I migrate?" }, "waiting for you: which database should I migrate?"],
+    [{ kind: "waiting", reason: "which database should I migrate?", asked: false }, "waiting for you: which database should I migrate?"],
+    [{ kind: "waiting", reason: "Should I use Postgres or SQLite?", asked: true }, 'waiting for you: the agent asked: "Should I use Postgres or SQLite?"'],
+    [{ kind: "out-of-date", why: "codemode" }, "stopped: the todo list is out of date (made through codemode)"],
+    [{ kind: "out-of-date", why: "unreadable" }, "stopped: the todo list is out of date (in a shape this extension does not read)"],
+    [{ kind: "out-of-reach", tool: "todo", open: 2 }, "stopped: the todo tool todo is not active, so the list cannot change, 2 tasks still open"],
+    [{ kind: "planning" }, "not continuing: plan mode is planning"],
+    [{ kind: "idle", replies: 3, open: 2 }, "stopped: the agent stopped 3 times in a row without doing anything, 2 tasks still open; it may need you"],
+    [
+      { kind: "limit", limit: "maxMinutes", used: 31, max: 30, open: 2, stale: 0 },
+      "stopped: time limit reached (31 of 30 minutes since your message), 2 tasks still open",
+    ],
+    [
+      { kind: "limit", limit: "maxMinutes", used: 0.53, max: 0.5, open: 1, stale: 0 },
+      "stopped: time limit reached (0.5 of 0.5 minutes since your message), 1 task still open",
+    ],
+    [{ kind: "limit", limit: "maxMinutes", used: 1, max: 1, open: 1, stale: 0 }, "stopped: time limit reached (1 of 1 minute since your message), 1 task still open"],
+    [{ kind: "requested", started: true }, "continuing at your request"],
+    [{ kind: "requested", started: false }, "resumed by user; the agent is busy, so the loop goes on when it next stops"],
+    [{ kind: "cannot-continue", why: "nothing-open" }, "not continuing: no task is open"],
+    [{ kind: "cannot-continue", why: "kill-switch" }, "not continuing: the kill switch is on"],
     [{ kind: "limit", limit: "maxRounds", used: 12, max: 12, open: 3, stale: 0 }, "stopped: 12 continuations used, 3 tasks still open"],
     [{ kind: "limit", limit: "maxRounds", used: 1, max: 1, open: 1, stale: 1 }, "stopped: 1 continuation used, 1 task still open, no todo change for 1 reply; the agent may need you"],
     [
@@ -44,7 +63,7 @@ test("reason English: every reason kind reads exactly as SPEC §4 lists it", () 
     [{ kind: "paused" }, "paused by user"],
     [{ kind: "resumed" }, "resumed by user"],
     [{ kind: "reset" }, "counters reset"],
-    [{ kind: "idle" }, "idle"],
+    [{ kind: "none" }, "idle"],
     [{ kind: "queued" }, "not continuing: a queued message runs next"],
     [{ kind: "other-extension" }, "not continuing: another extension already continued this turn"],
   ];
@@ -57,6 +76,8 @@ test("reason English: plain words only (no settles, strikes or round caps)", () 
     { kind: "limit", limit: "maxRounds", used: 12, max: 12, open: 3, stale: 4 },
     { kind: "limit", limit: "maxTokens", used: 1, max: 1, open: 3, stale: 4 },
     { kind: "limit", limit: "maxCost", used: 1, max: 1, open: 3, stale: 4 },
+    { kind: "limit", limit: "maxMinutes", used: 1, max: 1, open: 3, stale: 4 },
+    { kind: "idle", replies: 3, open: 1 },
     { kind: "no-list", why: "emptied" },
   ];
   for (const reason of reasons) assert.doesNotMatch(describeReason(reason), /settle|strike|round cap|signature|anchor/i);
@@ -64,11 +85,11 @@ test("reason English: plain words only (no settles, strikes or round caps)", () 
 
 // ---- the nudge ------------------------------------------------------------------------------------
 
-const TOOLS = ["todo", "todo_write", "todowrite", "TaskUpdate"];
+const TOOLS = ["todo", "todo_write", "todowrite", "TaskUpdate", undefined];
 
 test("nudge: a small fixed set of sentences (one per tool phrase and hint)", () => {
   const all = new Set(TOOLS.flatMap((tool) => [nudgeText(tool, false), nudgeText(tool, true)]));
-  assert.equal(all.size, 8);
+  assert.equal(all.size, 10);
   assert.equal(nudgeText("some_unknown_tool", false), nudgeText("todo", false), "an unknown tool name falls back to the generic phrase");
 });
 
@@ -88,6 +109,13 @@ test("nudge: names the todo tool of the source that wrote the list", () => {
   assert.match(nudgeText("todo_write", false), /Use the todo_read and todo_write tools /);
   assert.match(nudgeText("todowrite", false), /Use the todoread and todowrite tools /);
   assert.match(nudgeText("TaskUpdate", false), /Use the TaskList and TaskUpdate tools /);
+});
+
+test("nudge: a source with no tool (plan-mode) names the [DONE:n] convention instead", () => {
+  assert.equal(
+    nudgeText(undefined, false),
+    "Continue with the open steps of the plan. Mark each step as you finish it by writing [DONE:n] in your reply, where n is the step number. The user's latest instruction outranks this reminder.",
+  );
 });
 
 test("nudge: no counters (no digits) and the concession to the human comes last", () => {
@@ -151,17 +179,17 @@ test("notice English: results without an action say finished cannot be told from
 });
 
 test("notice English: the stale warning names replies, open tasks and the brakes", () => {
-  assert.deepEqual(describeNotice({ kind: "stale", replies: 10, open: 3, limits: DEFAULT_LIMITS, roundsLeft: null }, CONFIG), {
-    message: `todo loop: 10 replies without a todo change, 3 tasks still open; still continuing. Brakes: /todoloop pause, set maxRounds, maxTokens or maxCost in ${CONFIG}.`,
+  assert.deepEqual(describeNotice({ kind: "stale", replies: 10, open: 3, limits: DEFAULT_CONFIG, roundsLeft: null }, CONFIG), {
+    message: `todo loop: 10 replies without a todo change, 3 tasks still open; still continuing. Brakes: /todoloop pause, set maxRounds, maxTokens, maxCost or maxMinutes in ${CONFIG}.`,
     type: "warning",
   });
 });
 
 test("notice English: with a limit set the stale warning says how many continuations remain", () => {
-  const limits: Limits = { maxRounds: 50, maxTokens: 1_000_000, maxCost: 5 };
+  const limits: Limits = { maxRounds: 50, maxTokens: 1_000_000, maxCost: 5, maxMinutes: 90, maxIdleReplies: 3 };
   assert.deepEqual(describeNotice({ kind: "stale", replies: 20, open: 1, limits, roundsLeft: 29 }, CONFIG), {
     message:
-      "todo loop: 20 replies without a todo change, 1 task still open; still continuing. 29 continuations left before maxRounds. Brakes: /todoloop pause, limits set: maxRounds 50, maxTokens 1,000,000, maxCost $5.00.",
+      "todo loop: 20 replies without a todo change, 1 task still open; still continuing. 29 continuations left before maxRounds. Brakes: /todoloop pause, limits set: maxRounds 50, maxTokens 1,000,000, maxCost $5.00, maxMinutes 90.",
     type: "warning",
   });
 });
@@ -173,8 +201,8 @@ function view(overrides: Partial<StatusView> = {}): StatusView {
     memory: memory({ round: 3, staleSettles: 1, last: { kind: "continuing", open: 2, round: 3, maxRounds: null } }),
     list: LIST,
     sourceLabel: "rpiv-todo",
-    spend: { tokens: 12_345, cost: 0.0421 },
-    limits: DEFAULT_LIMITS,
+    spend: { tokens: 12_345, cost: 0.0421, minutes: 4.25 },
+    limits: DEFAULT_CONFIG,
     configFile: CONFIG,
     problems: [],
     killSwitch: undefined,
@@ -189,8 +217,9 @@ test("status report: every line, active with no limits", () => {
       "todo loop: active",
       "continuations for this message: 3 (no limit)",
       "replies since the list last changed: 1",
+      "replies in a row without work: 0 of 3",
       "tasks open: 2 of 5 (rpiv-todo)",
-      "spend since your message: 12,345 tokens (no limit), $0.0421 (no limit)",
+      "spend since your message: 12,345 tokens (no limit), $0.0421 (no limit), 4.3 minutes (no limit)",
       "counting from: message u1",
       "last: continuing: 2 tasks still open, continue 3",
       `config: ${CONFIG}`,
@@ -199,47 +228,72 @@ test("status report: every line, active with no limits", () => {
 });
 
 test("status report: limits, config problems and the cap", () => {
-  const text = statusText(view({ limits: { maxRounds: 12, maxTokens: 500_000, maxCost: 3 }, problems: ["unknown key \"x\" ignored", "maxCost is negative (-1); using no limit"] }));
+  const limits = { ...DEFAULT_CONFIG, maxRounds: 12, maxTokens: 500_000, maxCost: 3, maxMinutes: 30, maxIdleReplies: null };
+  const text = statusText(view({ limits, memory: memory({ round: 3, settleRun: 2 }), problems: ["unknown key \"x\" ignored", "maxCost is negative (-1); using no limit"] }));
   const lines = text.split("\n");
   assert.equal(lines[1], "continuations for this message: 3 of 12");
-  assert.equal(lines[4], "spend since your message: 12,345 tokens (limit 500,000), $0.0421 (limit $3.00)");
-  assert.equal(lines[7], `config: ${CONFIG} (maxRounds 12, maxTokens 500,000, maxCost $3.00)`);
-  assert.deepEqual(lines.slice(8), ["config problem: unknown key \"x\" ignored", "config problem: maxCost is negative (-1); using no limit"]);
+  assert.equal(lines[3], "replies in a row without work: 2 (no limit)");
+  assert.equal(lines[5], "spend since your message: 12,345 tokens (limit 500,000), $0.0421 (limit $3.00), 4.3 minutes (limit 30)");
+  assert.equal(lines[8], `config: ${CONFIG} (maxRounds 12, maxTokens 500,000, maxCost $3.00, maxMinutes 30)`);
+  assert.deepEqual(lines.slice(9), ["config problem: unknown key \"x\" ignored", "config problem: maxCost is negative (-1); using no limit"]);
 });
 
 test("status report: the mode line for paused, disabled, waiting and stopped", () => {
   assert.equal(statusText(view({ memory: memory({ paused: true, last: { kind: "paused" } }) })).split("\n")[0], "todo loop: PAUSED");
   assert.equal(statusText(view({ killSwitch: "/home/u/.pi/agent/todo-loop-off" })).split("\n")[0], "todo loop: DISABLED (kill switch /home/u/.pi/agent/todo-loop-off)");
-  const waiting = statusText(view({ memory: memory({ waiting: "need the key", last: { kind: "waiting", reason: "need the key" } }) })).split("\n");
+  const waiting = statusText(view({ memory: memory({ waiting: { reason: "need the key", asked: false }, last: { kind: "waiting", reason: "need the key", asked: false } }) })).split("\n");
   assert.equal(waiting[0], "todo loop: waiting");
   assert.ok(waiting.includes("waiting for you: need the key"));
-  for (const last of [{ kind: "clear" }, { kind: "no-list", why: "emptied" }, { kind: "outcome", outcome: "error" }] satisfies Reason[]) {
+  const asked = statusText(view({ memory: memory({ waiting: { reason: "Which one?", asked: true } }) })).split("\n");
+  assert.ok(asked.includes('waiting for you: the agent asked: "Which one?"'));
+  const stops: Reason[] = [
+    { kind: "clear" },
+    { kind: "no-list", why: "emptied" },
+    { kind: "outcome", outcome: "error" },
+    { kind: "idle", replies: 3, open: 1 },
+    { kind: "out-of-reach", tool: "todo", open: 1 },
+    { kind: "out-of-date", why: "codemode" },
+    { kind: "limit", limit: "maxMinutes", used: 2, max: 1, open: 1, stale: 0 },
+  ];
+  for (const last of stops) {
     assert.equal(statusText(view({ memory: memory({ last }) })).split("\n")[0], "todo loop: stopped", last.kind);
   }
 });
 
 test("status report: no list names why; no human message yet says so", () => {
   const lines = statusText(view({ list: { kind: "none", why: "no-tool" }, sourceLabel: undefined, memory: freshMemory("") })).split("\n");
-  assert.equal(lines[3], "tasks open: none — no todo tool is active");
-  assert.equal(lines[5], "counting from: no message yet");
-  assert.equal(lines[6], "last: idle");
+  assert.equal(lines[4], "tasks open: none — no todo tool is active");
+  assert.equal(lines[6], "counting from: no message yet");
+  assert.equal(lines[7], "last: idle");
+});
+
+test("status report: an out-of-date list shows its open count as unknown and says why", () => {
+  const lines = statusText(view({ list: { kind: "out-of-date", why: "codemode", open: 2, source: "rpiv-todo" } })).split("\n");
+  assert.equal(lines[4], "tasks open: unknown (the list is out of date: made through codemode) (rpiv-todo)");
+});
+
+test("status report: no minutes known yet reads as 0 minutes", () => {
+  const lines = statusText(view({ spend: { tokens: 0, cost: 0, minutes: undefined } })).split("\n");
+  assert.equal(lines[5], "spend since your message: 0 tokens (no limit), $0.0000 (no limit), 0 minutes (no limit)");
 });
 
 // ---- footer -----------------------------------------------------------------------------------------
 
-test("footer: 'todo 2/5 · continue 3' while tasks are open, with the cap when set", () => {
-  assert.equal(footerText(memory({ round: 3 }), LIST, DEFAULT_LIMITS, undefined), "todo 2/5 · continue 3");
-  assert.equal(footerText(memory({ round: 3 }), LIST, { ...DEFAULT_LIMITS, maxRounds: 12 }, undefined), "todo 2/5 · continue 3/12");
+test("footer: 'todo 2 of 5 open · continue 3' while tasks are open, with the cap when set — never a bare X/Y", () => {
+  assert.equal(footerText(memory({ round: 3 }), LIST, DEFAULT_CONFIG, undefined), "todo 2 of 5 open · continue 3");
+  assert.equal(footerText(memory({ round: 3 }), LIST, { ...DEFAULT_CONFIG, maxRounds: 12 }, undefined), "todo 2 of 5 open · continue 3/12");
+  assert.doesNotMatch(footerText(memory({ round: 3 }), LIST, DEFAULT_CONFIG, undefined) ?? "", /\d+\/\d+/);
 });
 
 test("footer: paused, waiting and kill switch texts", () => {
-  assert.equal(footerText(memory({ paused: true }), LIST, DEFAULT_LIMITS, undefined), "todo loop paused");
-  assert.equal(footerText(memory({ waiting: "x" }), LIST, DEFAULT_LIMITS, undefined), "waiting for you");
-  assert.equal(footerText(memory({ paused: true }), LIST, DEFAULT_LIMITS, "/a/todo-loop-off"), "todo loop off");
+  assert.equal(footerText(memory({ paused: true }), LIST, DEFAULT_CONFIG, undefined), "todo loop paused");
+  assert.equal(footerText(memory({ waiting: { reason: "x", asked: true } }), LIST, DEFAULT_CONFIG, undefined), "waiting for you");
+  assert.equal(footerText(memory({ paused: true }), LIST, DEFAULT_CONFIG, "/a/todo-loop-off"), "todo loop off");
 });
 
 test("footer: cleared (undefined) when no task is open", () => {
-  assert.equal(footerText(memory(), { ...LIST, open: 0 }, DEFAULT_LIMITS, undefined), undefined);
-  assert.equal(footerText(memory(), { kind: "none", why: "emptied" }, DEFAULT_LIMITS, undefined), undefined);
-  assert.equal(footerText(memory({ paused: true }), { kind: "none", why: "no-tool" }, DEFAULT_LIMITS, "/a/todo-loop-off"), undefined);
+  assert.equal(footerText(memory(), { ...LIST, open: 0 }, DEFAULT_CONFIG, undefined), undefined);
+  assert.equal(footerText(memory(), { kind: "none", why: "emptied" }, DEFAULT_CONFIG, undefined), undefined);
+  assert.equal(footerText(memory({ paused: true }), { kind: "none", why: "no-tool" }, DEFAULT_CONFIG, "/a/todo-loop-off"), undefined);
+  assert.equal(footerText(memory(), { kind: "out-of-date", why: "codemode", open: 2, source: "rpiv-todo" }, DEFAULT_CONFIG, undefined), undefined, "an out-of-date list clears the footer");
 });
