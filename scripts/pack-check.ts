@@ -1,13 +1,17 @@
 /**
  * `npm run pack:check`: what `npm publish` would ship. Runs `npm pack --dry-run --json` and checks the
  * file list (every source file and doc on disk is in, nothing of the workshop is) and the manifest
- * fields pi and npm rely on. Prints a short summary; exits non-zero on any failure.
+ * fields pi and npm rely on; checks that CHANGELOG.md is in pi's format with a `## [version] - date`
+ * heading for `package.json`'s version (scripts/changelog.ts); runs `npm publish --dry-run` and fails
+ * on any npm warning or error but the expected "requires you to be logged in … (dry-run)". Prints a
+ * short summary; exits non-zero on any failure.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
+import { changelogProblems } from "./changelog.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -53,12 +57,46 @@ function packedFiles(): { files: string[]; size: number; unpacked: number; name:
   };
 }
 
-const FORBIDDEN = ["test/", "node_modules/", "scripts/", ".ci/", ".tmp/", ".compat/", ".git/"];
+const FORBIDDEN = ["test/", "node_modules/", "scripts/", ".ci/", ".tmp/", ".compat/", ".release/", ".git/"];
 /** Kept in the repository for the README, left out of the tarball (package.json `files` negates it). */
 const REPOSITORY_ONLY = ["docs/screenshot.svg"];
 const FORBIDDEN_FILES = ["package-lock.json", ...REPOSITORY_ONLY];
 const TOP_LEVEL = ["package.json", "README.md", "LICENSE", "CHANGELOG.md"];
 const ALLOWED_DIRS = ["src/", "docs/"];
+
+/** Dry-run warnings that say nothing about the package: a check run is not logged in to the registry. */
+const EXPECTED_WARNINGS = [/^npm warn publish This command requires you to be logged in to \S+ \(dry-run\)$/];
+
+/** `npm publish --dry-run --json`: what it would publish, and every warning or error line npm printed. */
+function publishDryRun(): { id: string; files: string[]; target: string; unexpected: string[]; expected: number; code: number | null } {
+  const result = spawnSync("npm", ["publish", "--dry-run", "--json"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 120_000,
+    env: { ...process.env, npm_config_loglevel: "notice", npm_config_update_notifier: "false" },
+  });
+  const stdout = result.stdout ?? "";
+  const stderr = result.stderr ?? "";
+  const lines = stderr.split("\n").map((line) => line.trimEnd());
+  const flagged = lines.filter((line) => /^npm (warn|error|ERR!)/i.test(line));
+  const unexpected = flagged.filter((line) => !EXPECTED_WARNINGS.some((pattern) => pattern.test(line)));
+  if (result.error) unexpected.push(`npm publish --dry-run did not finish: ${result.error.message}`);
+  const target = lines.find((line) => line.startsWith("npm notice Publishing to "))?.replace("npm notice ", "") ?? "";
+  let id = "";
+  let files: string[] = [];
+  try {
+    const start = stdout.indexOf("{");
+    const parsed: unknown = JSON.parse(start >= 0 ? stdout.slice(start) : stdout);
+    const first = isRecord(parsed) ? Object.values(parsed)[0] : undefined;
+    if (isRecord(first)) {
+      id = typeof first.id === "string" ? first.id : "";
+      files = Array.isArray(first.files) ? first.files.flatMap((file) => (isRecord(file) && typeof file.path === "string" ? [file.path] : [])).sort() : [];
+    }
+  } catch {
+    unexpected.push(`npm publish --dry-run --json printed no JSON: ${stdout.slice(0, 200)}`);
+  }
+  return { id, files, target, unexpected, expected: flagged.length - unexpected.length, code: result.status };
+}
 
 function main(): number {
   const failures: string[] = [];
@@ -79,6 +117,15 @@ function main(): number {
   check(engines.node === ">=22.19", `package.json: engines.node must be ">=22.19" (got ${JSON.stringify(engines.node)})`);
   check(!("dependencies" in manifest), `package.json: no "dependencies" allowed (the extension runs on pi and Node alone; got ${JSON.stringify(manifest.dependencies)})`);
 
+  const version = typeof manifest.version === "string" ? manifest.version : "?";
+  let changelog = "";
+  try {
+    changelog = readFileSync(join(ROOT, "CHANGELOG.md"), "utf8");
+  } catch {
+    failures.push("CHANGELOG.md is missing");
+  }
+  if (changelog) for (const problem of changelogProblems(changelog, version)) failures.push(`CHANGELOG.md: ${problem}`);
+
   const packed = packedFiles();
   const inTarball = new Set(packed.files);
 
@@ -98,20 +145,27 @@ function main(): number {
   }
 
   const name = typeof manifest.name === "string" ? manifest.name : "?";
-  const version = typeof manifest.version === "string" ? manifest.version : "?";
+  const dryRun = publishDryRun();
+  check(dryRun.code === 0, `npm publish --dry-run exited ${dryRun.code}`);
+  for (const line of dryRun.unexpected) failures.push(`npm publish --dry-run: ${line}`);
+  check(dryRun.id === `${name}@${version}`, `npm publish --dry-run would publish ${JSON.stringify(dryRun.id)}, not ${name}@${version}`);
+  check(isDeepStrictEqual(dryRun.files, packed.files), `npm publish --dry-run lists other files than npm pack: ${JSON.stringify(dryRun.files)}`);
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
   process.stdout.write(
     `pack:check ${name}@${version}: ${packed.files.length} files in ${packed.name} ` +
       `(${kib(packed.size)} packed, ${kib(packed.unpacked)} unpacked)\n` +
       `  src: ${packed.files.filter((file) => file.startsWith("src/")).length} of ${sources.length} .ts files on disk; ` +
       `docs: ${packed.files.filter((file) => file.startsWith("docs/")).length} of ${docs.length}; ` +
-      `top level: ${packed.files.filter((file) => !file.includes("/")).join(", ")}\n`,
+      `top level: ${packed.files.filter((file) => !file.includes("/")).join(", ")}\n` +
+      `  CHANGELOG.md: ${changelogProblems(changelog, version).length === 0 ? `"## [${version}]" present, format ok` : "problems below"}\n` +
+      `  npm publish --dry-run: ${dryRun.id || "?"}, ${dryRun.files.length} files, ${dryRun.target || "no target printed"}; ` +
+      `${dryRun.unexpected.length} unexpected warnings, ${dryRun.expected} expected (not logged in)\n`,
   );
   if (failures.length > 0) {
     process.stdout.write(`FAILED (${failures.length}):\n${failures.map((failure) => `  - ${failure}`).join("\n")}\n`);
     return 1;
   }
-  process.stdout.write("OK: manifest (pi-package, pi.extensions, engines.node, no dependencies) and file list as expected\n");
+  process.stdout.write("OK: manifest (pi-package, pi.extensions, engines.node, no dependencies), file list, CHANGELOG heading and publish dry-run as expected\n");
   return 0;
 }
 

@@ -12,7 +12,7 @@ export interface Entry {
   type: string;
   id?: string;
   parentId?: string | null;
-  timestamp?: string;
+  timestamp?: unknown;
   [key: string]: unknown;
 }
 
@@ -54,8 +54,13 @@ export function chain(...entries: Entry[]): Entry[] {
 
 // ---- human and assistant messages ----------------------------------------------------------------
 
-export function user(text = "Do the work", options: { id?: string } = {}): MessageEntry {
-  return messageEntry({ role: "user", content: [{ type: "text", text }], timestamp: 1 }, options.id);
+/** A human message; `timestamp` is the entry's (ISO string as pi writes it, or junk). */
+export function user(text = "Do the work", options: { id?: string; timestamp?: unknown } = {}): MessageEntry {
+  return withTimestamp(messageEntry({ role: "user", content: [{ type: "text", text }], timestamp: 1 }, options.id), options.timestamp);
+}
+
+function withTimestamp(entry: MessageEntry, timestamp: unknown): MessageEntry {
+  return timestamp === undefined ? entry : { ...entry, timestamp };
 }
 
 export interface UsageOptions {
@@ -83,7 +88,7 @@ export function usage(options: UsageOptions = {}): Record<string, unknown> {
 }
 
 /** An assistant reply; `usage` builds pi's usage record, `rawUsage` puts any value there (for junk). */
-export function assistant(options: { text?: string; usage?: UsageOptions; rawUsage?: unknown; id?: string } = {}): MessageEntry {
+export function assistant(options: { text?: string; usage?: UsageOptions; rawUsage?: unknown; id?: string; timestamp?: unknown } = {}): MessageEntry {
   const message: Message = {
     role: "assistant",
     content: [{ type: "text", text: options.text ?? "Done for now." }],
@@ -91,7 +96,7 @@ export function assistant(options: { text?: string; usage?: UsageOptions; rawUsa
     timestamp: 2,
     usage: "rawUsage" in options ? options.rawUsage : usage(options.usage),
   };
-  return messageEntry(message, options.id);
+  return withTimestamp(messageEntry(message, options.id), options.timestamp);
 }
 
 // ---- tool results ---------------------------------------------------------------------------------
@@ -215,10 +220,17 @@ export interface CriogaidTask {
   id: string;
   subject: string;
   status: string;
+  description?: string;
+  blocks?: string[];
+  blockedBy?: string[];
+  [key: string]: unknown;
 }
 
-export function criogaidTasksState(tasks: CriogaidTask[]): CustomEntry {
-  return { type: "custom", customType: "pi-todos-tasks", data: { version: 1, tasks, highWaterMark: tasks.length } };
+/** A `pi-todos-tasks` snapshot; each task gets the `description`, `blocks` and `blockedBy` the tool always saves. */
+export function criogaidTasksState(tasks: CriogaidTask[], highWaterMark?: number): CustomEntry {
+  const saved = tasks.map((item) => ({ description: "", blocks: [], blockedBy: [], ...item }));
+  const mark = highWaterMark ?? Math.max(0, ...tasks.map((item) => Number(item.id)).filter(Number.isFinite));
+  return { type: "custom", customType: "pi-todos-tasks", data: { version: 1, tasks: saved, highWaterMark: mark } };
 }
 
 // ---- the loop's own footprints --------------------------------------------------------------------
@@ -228,10 +240,14 @@ export interface MarkerOptions {
   anchor: string;
   open?: number;
   hint?: boolean;
+  /** Replies in a row without work and since the list changed; absent on markers written by 0.1. */
+  idle?: number;
+  stale?: number;
 }
 
 export function markerDetails(options: MarkerOptions): Record<string, unknown> {
-  return { v: 1, round: options.round, anchor: options.anchor, open: options.open ?? 1, hint: options.hint ?? false };
+  const counts = options.idle === undefined ? {} : { total: 3, cap: null, idle: options.idle, stale: options.stale ?? 0 };
+  return { v: 1, round: options.round, anchor: options.anchor, open: options.open ?? 1, hint: options.hint ?? false, ...counts };
 }
 
 /** A continuation marker as it sits on the branch. */
@@ -245,12 +261,16 @@ export function marker(options: MarkerOptions): CustomMessageEntry {
   };
 }
 
-export function stopRecord(options: { reason: string; anchor: string; round?: number; open?: number }): CustomEntry {
-  return {
-    type: "custom",
-    customType: "todo-loop:stop",
-    data: { reason: options.reason, round: options.round ?? 0, open: options.open ?? 0, anchor: options.anchor },
-  };
+/** A stop record; without `kind` it is one written by 0.1 (no `v`, no `kind`). */
+export function stopRecord(options: { reason: string; anchor: string; round?: number; open?: number; kind?: string; limit?: string }): CustomEntry {
+  const legacy = { reason: options.reason, round: options.round ?? 0, open: options.open ?? 0, anchor: options.anchor };
+  const kind = options.kind === undefined ? {} : { v: 1, kind: options.kind, ...(options.limit === undefined ? {} : { limit: options.limit }) };
+  return { type: "custom", customType: "todo-loop:stop", data: { ...kind, ...legacy } };
+}
+
+/** A `/todoloop` control as it sits on the branch. */
+export function control(action: string, anchor = "u1"): CustomEntry {
+  return { type: "custom", customType: "todo-loop:control", data: { v: 1, action, anchor } };
 }
 
 /** The result of a `todo_loop_block` call as it sits on the branch. */

@@ -4,8 +4,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { criogaidPiTodos, criogaidPiTodosTasks } from "../src/sources/criogaid-pi-todos.ts";
 import { ianPascoePiTodo } from "../src/sources/ian-pascoe-pi-todo.ts";
 import { SOURCES, sourceLabel, TODO_TOOL_NAMES } from "../src/sources/index.ts";
@@ -13,6 +14,11 @@ import type { CallKind, SourceId, TodoList } from "../src/sources/index.ts";
 import { piExampleTodo } from "../src/sources/pi-example-todo.ts";
 import { quangthaiPiTodo } from "../src/sources/quangthai-pi-todo.ts";
 import { rpivTodo } from "../src/sources/rpiv-todo.ts";
+import { applyPlanReply, doneSteps, planMode, saysPlanComplete } from "../src/sources/plan-mode.ts";
+import { parseTasksFile, projectKey, readTasksFile, tasksFileCandidates, tintinwebPiTasks } from "../src/sources/tintinweb-pi-tasks.ts";
+import type { TasksFileWhere } from "../src/sources/tintinweb-pi-tasks.ts";
+import { zhushanwenPiTodo } from "../src/sources/zhushanwen-pi-todo.ts";
+import { readTasksFile as exportedReadTasksFile } from "../src/sources/index.ts";
 import { customData, idText, isRecord, readItems, successfulResult, successfulToolResult } from "../src/sources/types.ts";
 import { readList } from "../src/state.ts";
 import {
@@ -319,11 +325,11 @@ test("criogaid 0.1.0: classify calls its results unlabelled", () => {
   assert.equal(criogaidPiTodos.classify(toolResultMessage("todo", { todos: [], nextId: 1 })), undefined);
 });
 
-test("criogaid tasks: pi-todos-tasks version 1 entries are the list; deleted tasks are dropped", () => {
+test("criogaid tasks: pi-todos-tasks version 1 entries are the list; pending and in_progress are open", () => {
   const list = criogaidPiTodosTasks.read(
     criogaidTasksState([
       { id: "1", subject: "a", status: "pending" },
-      { id: "2", subject: "b", status: "deleted" },
+      { id: "2", subject: "b", status: "in_progress" },
       { id: "3", subject: "c", status: "completed" },
     ]),
   );
@@ -331,9 +337,10 @@ test("criogaid tasks: pi-todos-tasks version 1 entries are the list; deleted tas
   assert.equal(list?.tool, "TaskUpdate");
   assert.deepEqual(summary(list), [
     ["1", "a", true],
+    ["2", "b", true],
     ["3", "c", false],
   ]);
-  assert.equal(criogaidPiTodosTasks.read({ type: "custom", customType: "pi-todos-tasks", data: { version: 2, tasks: [] } }), undefined);
+  assert.equal(criogaidPiTodosTasks.read({ type: "custom", customType: "pi-todos-tasks", data: { version: 2, tasks: [], highWaterMark: 0 } }), undefined);
 });
 
 test("criogaid tasks: classify reads TaskUpdate status changes; a failed update is not classified", () => {
@@ -344,6 +351,544 @@ test("criogaid tasks: classify reads TaskUpdate status changes; a failed update 
   assert.equal(criogaidPiTodosTasks.classify(toolResultMessage("TaskCreate", { task: { id: "1" } })), "other");
   assert.equal(criogaidPiTodosTasks.classify(toolResultMessage("TaskUpdate", { success: false, error: "Task not found" })), undefined);
   assert.equal(criogaidPiTodosTasks.classify(toolResultMessage("todo", { task: {} })), undefined);
+});
+
+// ---- Criogaid: the newest decoder, hidden tasks, the todo build's snapshots and codemode calls -------
+
+test("criogaid tasks: a task with metadata._internal true is bookkeeping, not a task", () => {
+  const list = criogaidPiTodosTasks.read(
+    criogaidTasksState([
+      { id: "1", subject: "a", status: "pending" },
+      { id: "2", subject: "cursor", status: "pending", metadata: { _internal: true } },
+      { id: "3", subject: "c", status: "pending", metadata: { _internal: "yes", owner: "x" } },
+    ]),
+  );
+  assert.deepEqual(summary(list), [
+    ["1", "a", true],
+    ["3", "c", true],
+  ]);
+});
+
+test("criogaid tasks: a snapshot the tool's own decoder would reject is unreadable (description, edges, ids, deleted)", () => {
+  const bad: Array<Record<string, unknown>> = [
+    { id: "1", subject: "a", status: "pending", description: 5 },
+    { id: "1", subject: "a", status: "pending", blocks: "2" },
+    { id: "1", subject: "a", status: "pending", blockedBy: [2] },
+    { id: "01", subject: "a", status: "pending" },
+    { id: 1, subject: "a", status: "pending" },
+    { id: "7", subject: "a", status: "pending" },
+    { id: "1", subject: "a", status: "deleted" },
+    { id: "1", subject: "a", status: "blocked" },
+    { id: "1", subject: "a", status: "pending", owner: 3 },
+    { id: "1", subject: "a", status: "pending", metadata: [] },
+  ];
+  for (const item of bad) {
+    const entry = criogaidTasksState([{ id: "1", subject: "x", status: "pending" }], 3);
+    const data = entry.data as { tasks: unknown[] };
+    const task = { description: "", blocks: [], blockedBy: [], ...item };
+    const broken = { ...entry, data: { ...data, tasks: [task] } };
+    assert.equal(criogaidPiTodosTasks.read(broken), undefined, JSON.stringify(item));
+  }
+  const missingDescription = { type: "custom", customType: "pi-todos-tasks", data: { version: 1, tasks: [{ id: "1", subject: "a", status: "pending", blocks: [], blockedBy: [] }], highWaterMark: 1 } };
+  assert.equal(criogaidPiTodosTasks.read(missingDescription), undefined);
+  const duplicate = criogaidTasksState([
+    { id: "1", subject: "a", status: "pending" },
+    { id: "1", subject: "b", status: "pending" },
+  ]);
+  assert.equal(criogaidPiTodosTasks.read(duplicate), undefined);
+  for (const highWaterMark of [-1, 1.5, "3", undefined]) {
+    const entry = { type: "custom", customType: "pi-todos-tasks", data: { version: 1, tasks: [], highWaterMark } };
+    assert.equal(criogaidPiTodosTasks.read(entry), undefined, String(highWaterMark));
+  }
+});
+
+test("criogaid tasks: agent_start's snapshot without a toolCallId, clearing a finished list, is an empty list", () => {
+  const cleared = { type: "custom", customType: "pi-todos-tasks", data: { version: 1, tasks: [], highWaterMark: 4 } };
+  assert.deepEqual(criogaidPiTodosTasks.read(cleared)?.tasks, []);
+  assert.equal(criogaidPiTodosTasks.read({ ...cleared, data: { ...cleared.data, toolCallId: 7 } }), undefined);
+});
+
+test("criogaid todo build: pi-todos-snapshot entries (version 1, a call id) hold the whole list", () => {
+  const entry = { type: "custom", customType: "pi-todos-snapshot", data: { version: 1, toolCallId: "toolu_1", todos: [{ content: "a", status: "in_progress" }] } };
+  assert.deepEqual(summary(criogaidPiTodos.read(entry)), [["#1", "a", true]]);
+  assert.equal(criogaidPiTodos.read({ ...entry, data: { ...entry.data, toolCallId: " " } }), undefined);
+  assert.equal(criogaidPiTodos.read({ ...entry, data: { ...entry.data, version: 2 } }), undefined);
+  assert.deepEqual(criogaidPiTodos.stateTypes, ["pi-todos-snapshot"]);
+});
+
+test("criogaid 0.1: a blank content makes the list unreadable, as the tool's decoder has it", () => {
+  assert.equal(criogaidPiTodos.read(criogaidResult([{ content: "  ", status: "pending" }])), undefined);
+});
+
+/** A codemode tool result whose script made the given nested calls. */
+function codemodeResult(calls: unknown[], complete = true): Entry {
+  return { type: "message", message: { ...toolResultMessage("codemode", { calls: [] }), nestedCalls: { calls, complete } } };
+}
+
+test("criogaid 0.1: a codemode script's successful todo call is the list its arguments set (the whole list every call)", () => {
+  const first = { content: "a", status: "completed" };
+  const second = { content: " b ", status: "in_progress", activeForm: "" };
+  const entry = codemodeResult([
+    { id: "c/1", name: "todo", status: "ok", arguments: { todos: [first] } },
+    { id: "c/2", name: "todo", status: "ok", arguments: JSON.stringify({ todos: [first, second] }) },
+    { id: "c/3", name: "todo", status: "error", arguments: { todos: [] } },
+  ]);
+  const list = criogaidPiTodos.read(entry);
+  assert.deepEqual(summary(list), [
+    ["#1", "a", false],
+    ["#2", "b", true],
+  ]);
+});
+
+test("criogaid 0.1: an incomplete nestedCalls record, or another todo tool's call, is never read as the list", () => {
+  assert.equal(criogaidPiTodos.read(codemodeResult([{ name: "todo", status: "ok", arguments: { todos: [] } }], false)), undefined);
+  assert.equal(criogaidPiTodos.read(codemodeResult([{ name: "todo", status: "ok", arguments: { action: "create", subject: "x" } }])), undefined);
+  assert.equal(criogaidPiTodos.read(codemodeResult([{ name: "todo", status: "ok", argumentsBytes: 90000 }])), undefined);
+  assert.equal(criogaidPiTodos.read(codemodeResult([{ name: "bash", status: "ok", arguments: { command: "ls" } }])), undefined);
+  assert.equal(readList(codemodeResult([{ name: "todo", status: "ok", arguments: { action: "update", id: 1, status: "completed" } }])), undefined);
+});
+
+// ---- rpiv-todo fork nredd: batch calls -------------------------------------------------------------
+
+test("rpiv batch: a batch is classified by its ops, a delete or a clear before a completion", () => {
+  const tasks = [task({ id: 1 })];
+  const batch = (ops: unknown[]) => toolResultMessage("todo", rpivDetails({ tasks, action: "batch", params: { ops } }));
+  const cases: Array<[unknown[], CallKind]> = [
+    [[{ action: "update", id: 1, status: "completed", evidence: "npm test: 3 passed" }, { action: "update", id: 2, status: "completed" }], "complete"],
+    [[{ action: "update", id: 1, status: "completed" }, { action: "delete", id: 2 }], "delete"],
+    [[{ action: "update", id: 2, status: "deleted" }], "delete"],
+    [[{ action: "clear" }], "clear"],
+    [[{ action: "update", id: 1, status: "completed" }, { action: "clear" }], "clear"],
+    [[{ action: "create", subject: "x" }, { action: "list", status: "deleted" }], "other"],
+    [[], "other"],
+  ];
+  for (const [ops, kind] of cases) assert.equal(rpivTodo.classify(batch(ops)), kind, JSON.stringify(ops));
+  assert.equal(rpivTodo.classify(toolResultMessage("todo", { ...rpivDetails({ tasks, action: "batch" }), params: "junk" })), "other");
+});
+
+test("rpiv: create and list results carrying params.status are not completions or deletions", () => {
+  const tasks = [task({ id: 1 })];
+  for (const status of ["completed", "deleted"]) {
+    for (const action of ["create", "list", "get"]) {
+      assert.equal(rpivTodo.classify(toolResultMessage("todo", rpivDetails({ tasks, action, params: { action, status } }))), "other", `${action} ${status}`);
+    }
+  }
+});
+
+test("rpiv batch: a rejected batch (details.error) is never state and never classified", () => {
+  const rejected = todoResult({ tasks: [task({ id: 1 })], action: "batch", params: { ops: [{ action: "delete", id: 1 }] }, error: "ops[0]: #1 is a plan item" });
+  assert.equal(rpivTodo.read(rejected), undefined);
+  assert.equal(rpivTodo.classify(messageOf(rejected)), undefined);
+});
+
+// ---- @zhushanwen/pi-todo ---------------------------------------------------------------------------
+
+function zhushanwenResult(todos: unknown[], extra: Record<string, unknown> = {}): Entry {
+  return toolResult("todo", { action: "update", todos, nextId: todos.length + 1, ...extra });
+}
+
+test("zhushanwen: a todo result of {id, text, status} items with a numeric nextId is the full list; pending and in_progress are open", () => {
+  const list = zhushanwenPiTodo.read(
+    zhushanwenResult([
+      { id: 1, text: "a", status: "pending" },
+      { id: 2, text: "b", status: "in_progress", isVerification: true },
+      { id: 3, text: "c", status: "completed" },
+    ]),
+  );
+  assert.equal(list?.source, "zhushanwen-pi-todo");
+  assert.equal(list?.tool, "todo");
+  assert.deepEqual(list?.tasks, [
+    { id: "1", text: "a", status: "pending", open: true },
+    { id: "2", text: "b", status: "in_progress", open: true },
+    { id: "3", text: "c", status: "completed", open: false },
+  ]);
+});
+
+test("a zhushanwen item with status failed is open", () => {
+  assert.deepEqual(summary(zhushanwenPiTodo.read(zhushanwenResult([{ id: 1, text: "a", status: "failed", verifyAttempts: 2 }]))), [["1", "a", true]]);
+});
+
+test("a zhushanwen item with status verifying is open", () => {
+  assert.deepEqual(summary(zhushanwenPiTodo.read(zhushanwenResult([{ id: 1, text: "a", status: "verifying", verifyText: "tests pass" }]))), [["1", "a", true]]);
+});
+
+test("a zhushanwen item with status cancelled is closed", () => {
+  assert.deepEqual(summary(zhushanwenPiTodo.read(zhushanwenResult([{ id: 1, text: "a", status: "cancelled" }]))), [["1", "a", false]]);
+});
+
+test("an older zhushanwen item with done: boolean reads as completed or pending beside status items", () => {
+  const list = zhushanwenPiTodo.read(
+    zhushanwenResult([
+      { id: 1, text: "a", done: true },
+      { id: 2, text: "b", done: false },
+      { id: 3, text: "c", status: "pending" },
+    ]),
+  );
+  assert.deepEqual(list?.tasks.map((item) => [item.id, item.status, item.open]), [
+    ["1", "completed", false],
+    ["2", "pending", true],
+    ["3", "pending", true],
+  ]);
+});
+
+test("an unknown status makes the state unreadable, never open or closed", () => {
+  assert.equal(zhushanwenPiTodo.read(zhushanwenResult([{ id: 1, text: "a", status: "blocked" }, { id: 2, text: "b", status: "pending" }])), undefined);
+  assert.equal(readList(zhushanwenResult([{ id: 1, text: "a", status: "blocked" }])), undefined);
+  assert.equal(parseTasksFile(JSON.stringify({ nextId: 2, tasks: [{ id: "1", subject: "a", status: "blocked" }] })), "unreadable");
+  assert.equal(planMode.read({ type: "custom", customType: "plan-mode", data: { enabled: false, executing: true, todos: [{ step: 1, text: "a", completed: "maybe" }] } }), undefined);
+});
+
+test("zhushanwen: malformed items of any field make the state unreadable", () => {
+  const bad: unknown[] = [
+    { id: "1", text: "a", status: "pending" },
+    { id: 1.5, text: "a", status: "pending" },
+    { id: 1, text: 2, status: "pending" },
+    { id: 1, text: "a", status: 3 },
+    { id: 1, text: "a" },
+    { id: 1, text: "a", done: "yes" },
+    { id: 1, text: "a", status: "pending", isVerification: "yes" },
+    { id: 1, text: "a", status: "pending", verifyAttempts: "2" },
+    { id: 1, text: "a", status: "pending", evidence: 5 },
+    null,
+  ];
+  for (const item of bad) assert.equal(zhushanwenPiTodo.read(zhushanwenResult([{ id: 9, text: "ok", status: "pending" }, item])), undefined, JSON.stringify(item));
+  assert.equal(zhushanwenPiTodo.read(toolResult("todo", { action: "update", todos: [{ id: 1, text: "a", status: "pending" }] })), undefined, "no nextId");
+  assert.equal(zhushanwenPiTodo.read(toolResult("todo", { action: "toggle", todos: [{ id: 1, text: "a", status: "pending" }], nextId: 2 })), undefined, "pi example's action");
+});
+
+test("an aborted zhushanwen call (error: aborted, todos: [], nextId: 1) is never a clear", () => {
+  const aborted = toolResult("todo", { action: "list", todos: [], nextId: 1, error: "aborted" });
+  assert.equal(readList(aborted), undefined);
+  for (const source of SOURCES) assert.equal(source.classify(messageOf(aborted)), undefined, source.id);
+  assert.equal(readList(toolResult("todo", { action: "update", todos: [{ id: 1, text: "a", status: "pending" }], nextId: 2, error: "#9 not found" })), undefined);
+});
+
+test("zhushanwen: its renderings (__gui__ in RPC mode, _render in 0.2) are tolerated and mark an empty list as its own", () => {
+  const rendered = { component: "list-tree" };
+  assert.equal(readList(toolResult("todo", { action: "clear", todos: [], nextId: 1, __gui__: rendered }))?.source, "zhushanwen-pi-todo");
+  assert.equal(readList(toolResult("todo", { action: "list", todos: [], nextId: 1, _render: { type: "task-list" } }))?.source, "zhushanwen-pi-todo");
+  assert.equal(readList(toolResult("todo", { action: "delete", todos: [], nextId: 3 }))?.source, "zhushanwen-pi-todo");
+  assert.equal(readList(toolResult("todo", { action: "clear", todos: [], nextId: 1 }))?.source, "pi-example-todo", "a bare clear reads the same for both; pi's example is tried first");
+});
+
+test("zhushanwen: classify reads delete as delete, clear as clear, every other action as other, none as unlabelled", () => {
+  const items = [{ id: 1, text: "a", status: "pending" }];
+  const cases: Array<[string | undefined, CallKind]> = [
+    ["delete", "delete"],
+    ["clear", "clear"],
+    ["update", "other"],
+    ["add", "other"],
+    ["list", "other"],
+    [undefined, "unlabelled"],
+  ];
+  for (const [action, kind] of cases) {
+    const details: Record<string, unknown> = { todos: items, nextId: 2 };
+    if (action !== undefined) details.action = action;
+    assert.equal(zhushanwenPiTodo.classify(toolResultMessage("todo", details)), kind, String(action));
+  }
+  assert.equal(classifyAny(toolResultMessage("todo", { action: "delete", todos: [], nextId: 3 })), "delete", "deleting every task is a delete, never pi example's other");
+  assert.equal(zhushanwenPiTodo.classify(toolResultMessage("todo", { action: "delete", todos: items, nextId: 2 }, { isError: true })), undefined);
+});
+
+test("shape decides: pi's example never reads status items, zhushanwen never reads done-only items", () => {
+  const statusItems = toolResult("todo", { action: "add", todos: [{ id: 1, text: "a", status: "pending" }], nextId: 2 });
+  const doneItems = exampleResult([{ id: 1, text: "a", done: false }]);
+  const both = toolResult("todo", { action: "add", todos: [{ id: 1, text: "a", done: false, status: "pending" }], nextId: 2 });
+  assert.equal(piExampleTodo.read(statusItems), undefined);
+  assert.equal(piExampleTodo.read(both), undefined);
+  assert.equal(zhushanwenPiTodo.read(doneItems), undefined);
+  assert.equal(readList(statusItems)?.source, "zhushanwen-pi-todo");
+  assert.equal(readList(both)?.source, "zhushanwen-pi-todo");
+  assert.equal(readList(doneItems)?.source, "pi-example-todo");
+  assert.equal(piExampleTodo.classify(messageOf(statusItems)), undefined);
+  assert.equal(piExampleTodo.read(toolResult("todo", { action: "update", todos: [], nextId: 1 })), undefined, "update is not pi example's action");
+});
+
+// ---- pi's plan-mode example ------------------------------------------------------------------------
+
+function planEntry(data: unknown): Entry {
+  return { type: "custom", customType: "plan-mode", data };
+}
+
+const STEPS = [
+  { step: 1, text: "Config tokenizer", completed: true },
+  { step: 2, text: "Parser tests", completed: false },
+  { step: 3, text: "README section", completed: false },
+];
+
+test("plan-mode while executing: the steps are the list, a step is open until completed", () => {
+  const list = planMode.read(planEntry({ enabled: false, todos: STEPS, executing: true }));
+  assert.equal(list?.source, "plan-mode");
+  assert.equal(list?.planning, undefined);
+  assert.deepEqual(list?.tasks, [
+    { id: "1", text: "Config tokenizer", status: "completed", open: false },
+    { id: "2", text: "Parser tests", status: "pending", open: true },
+    { id: "3", text: "README section", status: "pending", open: true },
+  ]);
+  assert.equal(planMode.read(planEntry({ enabled: true, todos: STEPS, executing: true }))?.tasks.length, 3, "executing wins");
+});
+
+test("plan-mode while planning is a planning list, never open tasks", () => {
+  for (const todos of [[], STEPS, undefined]) {
+    const list = planMode.read(planEntry({ enabled: true, todos, executing: false, toolsBeforePlanMode: ["read", "bash"] }));
+    assert.equal(list?.planning, true);
+    assert.deepEqual(list?.tasks, []);
+  }
+});
+
+test("plan-mode off (a finished or a toggled-off plan saves todos: []) is a cleared list", () => {
+  const off = planMode.read(planEntry({ enabled: false, todos: [], executing: false }));
+  assert.deepEqual(off?.tasks, []);
+  assert.equal(off?.planning, undefined);
+  assert.deepEqual(planMode.read(planEntry({ enabled: false }))?.tasks, [], "older entries without todos or executing");
+});
+
+test("plan-mode: a malformed entry is unreadable", () => {
+  const bad: unknown[] = [
+    null,
+    { todos: STEPS, executing: true },
+    { enabled: "no", todos: STEPS, executing: true },
+    { enabled: false, todos: STEPS, executing: "yes" },
+    { enabled: false, todos: "1. a", executing: true },
+    { enabled: false, todos: [{ step: 0, text: "a", completed: false }], executing: true },
+    { enabled: false, todos: [{ step: "1", text: "a", completed: false }], executing: true },
+    { enabled: false, todos: [{ step: 1, completed: false }], executing: true },
+    { enabled: true, todos: [], executing: false, toolsBeforePlanMode: [1] },
+  ];
+  for (const data of bad) assert.equal(planMode.read(planEntry(data)), undefined, JSON.stringify(data));
+  assert.deepEqual(planMode.stateTypes, ["plan-mode"]);
+  assert.deepEqual(planMode.toolNames, [], "no tool: the nudge names [DONE:n] and no tool can be out of reach");
+  assert.equal(planMode.resultsCarryList, false);
+});
+
+test("plan-mode: the [DONE:n] marks plan-mode reads, and the ones it does not", () => {
+  assert.deepEqual(doneSteps("[DONE:1] [done: 2] [Done 3] [DONE:1]").sort(), [1, 2, 3]);
+  assert.deepEqual(doneSteps("Done: 4, and done:5"), [4, 5]);
+  assert.deepEqual(doneSteps("Step 6 done. step 7 is complete. Step 8 completed, step 9 finished. Step10 done").sort((a, b) => a - b), [6, 7, 8, 9, 10]);
+  assert.deepEqual(doneSteps("Step 2 is not done. Step 3 incomplete. [DONE:] DONE 4 undone:5 Done - 6"), []);
+});
+
+test("plan-mode: the whole-plan phrasings plan-mode reads at the end of a run", () => {
+  for (const reply of ["All steps complete.", "every step done", "All steps completed!", "The plan is complete.", "plan done", "The plan is completed"]) {
+    assert.equal(saysPlanComplete(reply), true, reply);
+  }
+  for (const reply of ["all steps are done", "The plan is not complete", "explanation complete", "Most steps done", "planned done"]) {
+    assert.equal(saysPlanComplete(reply), false, reply);
+  }
+});
+
+test("plan-mode: a reply closes exactly the steps it marks, and applying it again changes nothing", () => {
+  const list = planMode.read(planEntry({ enabled: false, todos: STEPS, executing: true }));
+  assert.ok(list && planMode.applyReply);
+  const once = planMode.applyReply(list, "Tests written. [DONE:2] [DONE:7]");
+  assert.deepEqual(summary(once), [
+    ["1", "Config tokenizer", false],
+    ["2", "Parser tests", false],
+    ["3", "README section", true],
+  ]);
+  assert.equal(once.tasks[1]?.status, "completed");
+  assert.deepEqual(planMode.applyReply(once, "Tests written. [DONE:2] [DONE:7]"), once);
+  assert.equal(planMode.applyReply(list, "No marks here."), list, "nothing marked: the same list");
+  assert.deepEqual(list.tasks.map((item) => item.open), [false, true, true], "the list applied to is left as it was");
+});
+
+test("plan-mode: a reply saying the plan is complete closes every step", () => {
+  const list = planMode.read(planEntry({ enabled: false, todos: STEPS, executing: true }));
+  assert.ok(list);
+  assert.deepEqual(applyPlanReply(list, "Wrapped up: the plan is complete.").tasks.map((item) => item.open), [false, false, false]);
+});
+
+test("plan-mode: a reply never changes a planning list, a cleared one or another source's list", () => {
+  const planning = planMode.read(planEntry({ enabled: true, todos: STEPS, executing: false }));
+  const off = planMode.read(planEntry({ enabled: false, todos: [], executing: false }));
+  const rpiv = rpivTodo.read(todoResult({ tasks: [task({ id: 1 })] }));
+  for (const list of [planning, off, rpiv]) {
+    assert.ok(list);
+    assert.equal(applyPlanReply(list, "[DONE:1] All steps complete"), list);
+  }
+});
+
+test("plan-mode: classify has no tool results to read", () => {
+  assert.equal(planMode.classify(toolResultMessage("todo", { todos: [], nextId: 1 })), undefined);
+});
+
+// ---- @tintinweb/pi-tasks ----------------------------------------------------------------------------
+
+const TINTIN_FIXTURE = join(FIXTURES_DIR, "tintinweb-pi-tasks", "port-open-tasks.tasks-file");
+
+test("tintinweb: a task file of {nextId, tasks} is the list; pending and in_progress are open, completed and skipped closed", () => {
+  const parsed = parseTasksFile(readFileSync(TINTIN_FIXTURE, "utf8"));
+  assert.notEqual(parsed, "unreadable");
+  assert.ok(parsed !== "unreadable");
+  assert.equal(parsed.source, "tintinweb-pi-tasks");
+  assert.equal(parsed.tool, "TaskUpdate");
+  assert.deepEqual(summary(parsed), [
+    ["1", "Write the parser", false],
+    ["2", "Write the tests", true],
+  ]);
+  const statuses = parseTasksFile(JSON.stringify({ nextId: 5, tasks: ["pending", "in_progress", "completed", "skipped"].map((status, index) => ({ id: String(index + 1), subject: status, status })) }));
+  assert.ok(statuses !== "unreadable");
+  assert.deepEqual(statuses.tasks.map((item) => item.open), [true, true, false, false]);
+});
+
+test("tintinweb: a file from before dependencies and metadata (no blocks, blockedBy, metadata) still reads", () => {
+  const parsed = parseTasksFile(JSON.stringify({ nextId: 2, tasks: [{ id: "1", subject: "a", description: "d", status: "pending" }] }));
+  assert.ok(parsed !== "unreadable");
+  assert.deepEqual(summary(parsed), [["1", "a", true]]);
+  const empty = parseTasksFile(JSON.stringify({ nextId: 1, tasks: [] }));
+  assert.ok(empty !== "unreadable");
+  assert.deepEqual(empty.tasks, []);
+});
+
+test("tintinweb: a file that is not a task list, or has a malformed task, is unreadable (never throws)", () => {
+  const bad = [
+    "",
+    "{",
+    "[]",
+    "null",
+    JSON.stringify({ nextId: 2 }),
+    JSON.stringify({ nextId: "2", tasks: [] }),
+    JSON.stringify({ nextId: 2, tasks: [{ id: "1", subject: 5, status: "pending" }] }),
+    JSON.stringify({ nextId: 2, tasks: [{ id: "1", subject: "a", status: "pending", metadata: [] }] }),
+    JSON.stringify({ nextId: 2, tasks: [{ id: "1", subject: "a", status: "pending", blocks: [2] }] }),
+    JSON.stringify({ nextId: 2, tasks: [{ id: "1", subject: "a", status: "pending", description: 1 }] }),
+    JSON.stringify({ nextId: 2, tasks: [{ id: "1", subject: "a", status: "pending", updatedAt: "now" }] }),
+    JSON.stringify({ nextId: 2, tasks: [null] }),
+  ];
+  for (const text of bad) assert.equal(parseTasksFile(text), "unreadable", text);
+});
+
+test("tintinweb: projectKey names a workspace the way pi names it for its own session logs", () => {
+  assert.equal(projectKey("/Users/me/work/repo"), "--Users-me-work-repo--");
+  assert.notEqual(projectKey("/Users/me/a"), projectKey("/Users/me/b"));
+});
+
+interface TasksDirs extends TasksFileWhere {
+  root: string;
+  home: string;
+  put(path: string, text: string): void;
+  cleanup(): void;
+}
+
+function tasksDirs(env: Record<string, string | undefined> = {}): TasksDirs {
+  const root = mkdtempSync(join(tmpdir(), "todo-loop-tasks-"));
+  const home = join(root, "home");
+  const agentDir = join(home, ".pi", "agent");
+  const cwd = join(root, "work");
+  mkdirSync(agentDir, { recursive: true });
+  mkdirSync(cwd, { recursive: true });
+  return {
+    root,
+    home,
+    cwd,
+    agentDir,
+    sessionId: "s1",
+    env: { HOME: home, ...env },
+    put(path: string, text: string) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, text);
+    },
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+const ONE_OPEN = JSON.stringify({ nextId: 2, tasks: [{ id: "1", subject: "new", status: "pending" }] });
+const ONE_DONE = JSON.stringify({ nextId: 2, tasks: [{ id: "1", subject: "old", status: "completed" }] });
+
+function texts(found: ReturnType<typeof readTasksFile>): string[] | "unreadable" | undefined {
+  if (!found) return undefined;
+  return found.list === "unreadable" ? "unreadable" : found.list.tasks.map((item) => item.text);
+}
+
+test("tintinweb: the session's file is read from the newest location first, then from the 0.7 one in the workspace", () => {
+  const dirs = tasksDirs();
+  try {
+    const newest = join(dirs.agentDir, "tasks", "sessions", projectKey(dirs.cwd), "tasks-s1.json");
+    const legacy = join(dirs.cwd, ".pi", "tasks", "tasks-s1.json");
+    assert.equal(readTasksFile(dirs), undefined, "no file: no list");
+    dirs.put(legacy, ONE_DONE);
+    assert.deepEqual(texts(readTasksFile(dirs)), ["old"]);
+    assert.equal(readTasksFile(dirs)?.path, legacy);
+    dirs.put(newest, ONE_OPEN);
+    assert.deepEqual(texts(readTasksFile(dirs)), ["new"], "the newest location wins, as the tool's migration keeps it");
+    assert.equal(readTasksFile(dirs)?.path, newest);
+    assert.deepEqual(texts(readTasksFile({ ...dirs, sessionId: "s2" })), undefined, "another session's file is not this one's");
+  } finally {
+    dirs.cleanup();
+  }
+});
+
+test("tintinweb: taskScope from the global config, overridden by the project's: memory has no file, project shares .pi/tasks/tasks.json", () => {
+  const dirs = tasksDirs();
+  try {
+    dirs.put(join(dirs.cwd, ".pi", "tasks", "tasks.json"), ONE_OPEN);
+    dirs.put(join(dirs.cwd, ".pi", "tasks", "tasks-s1.json"), ONE_DONE);
+    dirs.put(join(dirs.agentDir, "tasks-config.json"), JSON.stringify({ taskScope: "project" }));
+    assert.deepEqual(texts(readTasksFile(dirs)), ["new"]);
+    dirs.put(join(dirs.cwd, ".pi", "tasks-config.json"), JSON.stringify({ taskScope: "memory", sortOrder: "id" }));
+    assert.equal(readTasksFile(dirs), undefined);
+    dirs.put(join(dirs.cwd, ".pi", "tasks-config.json"), JSON.stringify({ taskScope: "session" }));
+    assert.deepEqual(texts(readTasksFile(dirs)), ["old"]);
+    dirs.put(join(dirs.cwd, ".pi", "tasks-config.json"), "{ not json");
+    assert.deepEqual(texts(readTasksFile(dirs)), ["new"], "a broken project config falls back to the global one");
+  } finally {
+    dirs.cleanup();
+  }
+});
+
+test("tintinweb: PI_TASKS names the list: off, an absolute or workspace-relative path, or a shared list by name", () => {
+  const dirs = tasksDirs();
+  try {
+    const shared = join(dirs.agentDir, "tasks", "sprint-1.json");
+    const legacyShared = join(dirs.home, ".pi", "tasks", "sprint-1.json");
+    const absolute = join(dirs.root, "lists", "mine.json");
+    dirs.put(join(dirs.agentDir, "tasks", "sessions", projectKey(dirs.cwd), "tasks-s1.json"), ONE_OPEN);
+    assert.equal(readTasksFile({ ...dirs, env: { ...dirs.env, PI_TASKS: "off" } }), undefined);
+    dirs.put(absolute, ONE_OPEN);
+    assert.equal(readTasksFile({ ...dirs, env: { ...dirs.env, PI_TASKS: absolute } })?.path, absolute);
+    dirs.put(join(dirs.cwd, "custom", "list.json"), ONE_DONE);
+    assert.deepEqual(texts(readTasksFile({ ...dirs, env: { ...dirs.env, PI_TASKS: "./custom/list.json" } })), ["old"]);
+    const named = { ...dirs, env: { ...dirs.env, PI_TASKS: "sprint-1" } };
+    assert.equal(readTasksFile(named), undefined);
+    dirs.put(legacyShared, ONE_DONE);
+    assert.equal(readTasksFile(named)?.path, legacyShared, "a list kept at the old ~/.pi/tasks is still read there");
+    dirs.put(shared, ONE_OPEN);
+    assert.equal(readTasksFile(named)?.path, shared);
+    assert.deepEqual(tasksFileCandidates({ ...dirs, sessionId: "" }), [], "no session id: in memory");
+  } finally {
+    dirs.cleanup();
+  }
+});
+
+test("tintinweb: an unreadable task file is reported as unreadable with its path; reading never writes", () => {
+  const dirs = tasksDirs();
+  try {
+    const file = join(dirs.agentDir, "tasks", "sessions", projectKey(dirs.cwd), "tasks-s1.json");
+    dirs.put(file, '{"nextId": 2, "tasks": [{"id": "1", "subject": "a", "status": "blocked"}]}');
+    const tree = () => readdirSync(dirs.root, { recursive: true }).map(String).sort();
+    const before = tree();
+    assert.deepEqual(readTasksFile(dirs), { list: "unreadable", path: file });
+    assert.deepEqual(tree(), before, "nothing created, moved or removed");
+    rmSync(file);
+    mkdirSync(file);
+    assert.deepEqual(readTasksFile(dirs)?.list, "unreadable", "a directory where the file should be is no list");
+  } finally {
+    dirs.cleanup();
+  }
+  assert.equal(exportedReadTasksFile, readTasksFile, "exported from sources/index.ts");
+});
+
+test("tintinweb: nothing on the branch is its list; its results (no details) are unlabelled, Criogaid's (with details) are not its", () => {
+  const branch = entriesOf(JSON.parse(readFileSync(join(FIXTURES_DIR, "tintinweb-pi-tasks", "port-open-tasks.branch.json"), "utf8")));
+  for (const entry of branch) assert.equal(tintinwebPiTasks.read(entry), undefined);
+  const noDetails: Message = { role: "toolResult", toolName: "TaskUpdate", content: [{ type: "text", text: "Updated task #1 status" }], isError: false };
+  assert.equal(tintinwebPiTasks.classify(noDetails), "unlabelled");
+  assert.equal(tintinwebPiTasks.classify({ ...noDetails, isError: true, details: {} }), undefined);
+  assert.equal(tintinwebPiTasks.classify(toolResultMessage("TaskUpdate", { success: true, taskId: "1", updatedFields: [] })), undefined);
+  assert.equal(classifyAny(toolResultMessage("TaskUpdate", { success: true, taskId: "1", updatedFields: ["status"], statusChange: { from: "pending", to: "completed" } })), "complete");
+  assert.equal(classifyAny(noDetails), "unlabelled");
+  assert.deepEqual(tintinwebPiTasks.toolNames, ["TaskCreate", "TaskCreateMany", "TaskGet", "TaskList", "TaskUpdate"]);
+  assert.equal(tintinwebPiTasks.resultsCarryList, false);
 });
 
 // ---- shape decides ----------------------------------------------------------------------------------
@@ -375,6 +920,10 @@ test("shape decides: in every fixture only the fixture's own tool's adapter read
     "pi-example-todo": ["pi-example-todo"],
     "quangthai-pi-todo": ["quangthai-pi-todo"],
     "rpiv-todo": ["rpiv-todo"],
+    "zhushanwen-pi-todo": ["zhushanwen-pi-todo"],
+    "plan-mode": ["plan-mode"],
+    // Its list is in a file, never on the branch.
+    "tintinweb-pi-tasks": [],
   };
   const root = FIXTURES_DIR;
   let read = 0;
@@ -397,6 +946,9 @@ test("shape decides: in every fixture only the fixture's own tool's adapter read
 
 test("adapters never throw on junk entries", () => {
   const junk: Entry[] = [
+    { type: "custom", customType: "plan-mode", data: { enabled: "yes", todos: [{ step: "1" }] } },
+    { type: "custom", customType: "pi-todos-snapshot", data: { version: 1, toolCallId: 5, todos: null } },
+    { type: "message", message: { role: "toolResult", toolName: "codemode", details: {}, nestedCalls: { calls: [null, { name: "todo", status: "ok", arguments: "{" }], complete: true } } },
     { type: "message" },
     { type: "message", message: { role: "toolResult", toolName: "todo", details: { tasks: [null], todos: [1], nextId: 1 } } },
     { type: "custom", customType: "pi-todo-state", data: null },
@@ -415,7 +967,7 @@ test("adapters never throw on junk entries", () => {
 });
 
 test("the known todo tool names cover every source's tools", () => {
-  for (const name of ["todo", "todo_write", "todo_update", "todo_read", "todowrite", "todoread", "TaskCreate", "TaskUpdate", "TaskGet", "TaskList"]) {
+  for (const name of ["todo", "todo_write", "todo_update", "todo_read", "todowrite", "todoread", "TaskCreate", "TaskCreateMany", "TaskUpdate", "TaskGet", "TaskList"]) {
     assert.ok(TODO_TOOL_NAMES.has(name), name);
   }
   assert.equal(TODO_TOOL_NAMES.has("todo_loop_block"), false);

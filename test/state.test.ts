@@ -159,10 +159,77 @@ const FIXTURE_TABLE: readonly FixtureExpect[] = [
   { file: "rpiv-todo/harness-open-tasks.branch.json", source: "rpiv-todo", tool: "todo", open: ["Write tests"], total: 2, anchor: "66f802b9" },
   { file: "rpiv-todo/synthetic-juicesharp-360b5de9-clear-marker.branch.json", source: "rpiv-todo", tool: "todo", open: "emptied", total: 0, anchor: "b20001" },
   { file: "rpiv-todo/synthetic-nredd-2.12.0-plan-state.branch.json", source: "rpiv-todo", tool: "todo", open: ["npm test passes"], total: 3, anchor: "a10001" },
+  {
+    file: "criogaid-pi-todos/synthetic-task-tools-agent-start-clear.branch.json",
+    source: "criogaid-pi-todos-tasks",
+    tool: "TaskUpdate",
+    open: "emptied",
+    total: 0,
+    anchor: "d70006",
+  },
+  {
+    file: "criogaid-pi-todos/synthetic-task-tools-internal-task.branch.json",
+    source: "criogaid-pi-todos-tasks",
+    tool: "TaskUpdate",
+    open: ["Patch the session check"],
+    total: 2,
+    anchor: "d60001",
+  },
+  {
+    file: "criogaid-pi-todos/synthetic-unreleased-todo-snapshot-codemode.branch.json",
+    source: "criogaid-pi-todos",
+    tool: "todo",
+    open: ["Patch the session check", "Run the test suite"],
+    total: 3,
+    anchor: "c50001",
+  },
+  { file: "plan-mode/harness-executing.branch.json", source: "plan-mode", tool: "[DONE:n]", open: ["README section"], total: 3, anchor: "8b923e53" },
+  { file: "plan-mode/harness-finished.branch.json", source: "plan-mode", tool: "[DONE:n]", open: "emptied", total: 0, anchor: "92b5d4e7" },
+  { file: "rpiv-todo/synthetic-nredd-batch.branch.json", source: "rpiv-todo", tool: "todo", open: [], total: 1, anchor: "a30001" },
+  { file: "zhushanwen-pi-todo/port-cleared.branch.json", source: "zhushanwen-pi-todo", tool: "todo", open: "emptied", total: 0, anchor: "9b8528e3" },
+  { file: "zhushanwen-pi-todo/port-deleted-all.branch.json", source: "zhushanwen-pi-todo", tool: "todo", open: "emptied", total: 0, anchor: "1b6af935" },
+  {
+    file: "zhushanwen-pi-todo/port-live-getBranch-aliased.branch.json",
+    source: "zhushanwen-pi-todo",
+    tool: "todo",
+    open: ["Write the tests", "Update the docs"],
+    total: 3,
+    anchor: "c9c00c93",
+  },
+  {
+    file: "zhushanwen-pi-todo/port-open-tasks.branch.json",
+    source: "zhushanwen-pi-todo",
+    tool: "todo",
+    open: ["Write the tests", "Update the docs"],
+    total: 3,
+    anchor: "c9c00c93",
+  },
+  {
+    file: "zhushanwen-pi-todo/synthetic-0.1.x-verify-states.branch.json",
+    source: "zhushanwen-pi-todo",
+    tool: "todo",
+    open: ["Run the test suite", "Publish", "Announce"],
+    total: 4,
+    anchor: "f10001",
+  },
+  {
+    file: "zhushanwen-pi-todo/synthetic-0.2.0-rejected-and-aborted.branch.json",
+    source: "zhushanwen-pi-todo",
+    tool: "todo",
+    open: ["Write the tests", "Update the docs"],
+    total: 3,
+    anchor: "f20001",
+  },
 ];
 
-test("reader: the fixture table covers every fixture file (the rejected-calls excerpt has its own test)", () => {
-  const covered = new Set([...FIXTURE_TABLE.map((row) => row.file), "rpiv-todo/harness-rejected-calls.entries.json"]);
+test("reader: the fixture table covers every fixture file (the rejected-calls excerpt, the planning plan, codemode and tintinweb branches have their own tests)", () => {
+  const own = [
+    "rpiv-todo/harness-rejected-calls.entries.json",
+    "plan-mode/harness-planning.branch.json",
+    "rpiv-todo/harness-codemode-update.branch.json",
+    "tintinweb-pi-tasks/port-open-tasks.branch.json",
+  ];
+  const covered = new Set([...FIXTURE_TABLE.map((row) => row.file), ...own]);
   assert.deepEqual(allFixtures(), [...covered].sort());
 });
 
@@ -203,6 +270,27 @@ test("reader: fixture rpiv-todo/harness-rejected-calls (a rejected and an errore
   assert.equal(state.kind, "none");
   assert.ok(state.kind === "none");
   assert.notEqual(state.why, "emptied");
+});
+
+test("reader: fixture plan-mode/harness-planning (pi's real plan-mode, steps extracted, not yet executing) is a planning list, never open tasks", () => {
+  const snapshot = readSnapshot(fixture("plan-mode/harness-planning.branch.json"));
+  assert.equal(snapshot.list?.source, "plan-mode");
+  assert.equal(snapshot.list?.planning, true);
+  assert.equal(openCount(snapshot.list), 0);
+  assert.deepEqual(listState(snapshot, true), { kind: "planning", source: "plan-mode" });
+});
+
+test("reader: fixture rpiv-todo/harness-codemode-update (a todo call from a codemode script) leaves the rpiv-todo list out of date", () => {
+  const snapshot = readSnapshot(fixture("rpiv-todo/harness-codemode-update.branch.json"));
+  assert.equal(snapshot.list?.source, "rpiv-todo");
+  assert.equal(snapshot.outOfDate, "codemode");
+  assert.equal(listState(snapshot, true).kind, "out-of-date");
+});
+
+test("reader: fixture tintinweb-pi-tasks/port-open-tasks holds no list on the branch (its tools' results carry no details)", () => {
+  const snapshot = readSnapshot(fixture("tintinweb-pi-tasks/port-open-tasks.branch.json"));
+  assert.equal(snapshot.list, undefined);
+  assert.equal(snapshot.outOfDate, undefined);
 });
 
 test("reader: every fixture read entry by entry through the incremental reader ends where a full read does", () => {

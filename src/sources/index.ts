@@ -1,15 +1,21 @@
 /**
  * Every todo source this extension reads, in the order they are tried. Shape decides, never the tool
- * name alone: three different tools are all called `todo`. Adding a source: one adapter file, one line here.
+ * name alone: four different tools are all called `todo`, and two task-tool families share TaskCreate,
+ * TaskUpdate and the rest. Adding a source: one adapter file, one line here.
  */
 import { criogaidPiTodos, criogaidPiTodosTasks } from "./criogaid-pi-todos.ts";
 import { ianPascoePiTodo } from "./ian-pascoe-pi-todo.ts";
 import { piExampleTodo } from "./pi-example-todo.ts";
+import { planMode } from "./plan-mode.ts";
 import { quangthaiPiTodo } from "./quangthai-pi-todo.ts";
 import { rpivTodo } from "./rpiv-todo.ts";
+import { tintinwebPiTasks } from "./tintinweb-pi-tasks.ts";
+import { zhushanwenPiTodo } from "./zhushanwen-pi-todo.ts";
 import type { SourceId, TodoSource } from "./types.ts";
 
 export type { CallKind, SourceId, Task, TodoList, TodoSource } from "./types.ts";
+export { parseTasksFile, readTasksFile } from "./tintinweb-pi-tasks.ts";
+export type { TasksFileWhere } from "./tintinweb-pi-tasks.ts";
 
 export const SOURCES: readonly TodoSource[] = [
   rpivTodo,
@@ -18,6 +24,9 @@ export const SOURCES: readonly TodoSource[] = [
   quangthaiPiTodo,
   criogaidPiTodos,
   criogaidPiTodosTasks,
+  zhushanwenPiTodo,
+  planMode,
+  tintinwebPiTasks,
 ];
 
 /** Every tool name a known todo source registers. */

@@ -1,13 +1,18 @@
 /**
  * pi's example `todo` extension (examples/extensions/todo.ts): the full list in every tool result as
- * `details.todos` of `{ id, text, done }` with a numeric `nextId`.
+ * `details.todos` of `{ id, text, done }` with a numeric `nextId`. Its actions are list, add, toggle and
+ * clear; @zhushanwen/pi-todo has the same outer shape with `status` items, update/delete actions and
+ * `__gui__`/`_render` renderings, so an item with a `status`, another action word or a rendering is not
+ * this tool's.
  */
 import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
 import { idText, isRecord, readItems, successfulResult, successfulToolResult } from "./types.ts";
 import type { CallKind, Task, TodoList, TodoSource, UnknownRecord } from "./types.ts";
 
+const ACTIONS = new Set(["list", "add", "toggle", "clear"]);
+
 function readTask(item: unknown): Task | undefined {
-  if (!isRecord(item)) return undefined;
+  if (!isRecord(item) || "status" in item) return undefined;
   const id = idText(item.id);
   const { text, done } = item;
   if (id === undefined || typeof text !== "string" || typeof done !== "boolean") return undefined;
@@ -16,6 +21,9 @@ function readTask(item: unknown): Task | undefined {
 
 function readState(details: UnknownRecord): readonly Task[] | undefined {
   if (typeof details.nextId !== "number") return undefined;
+  if (details.action !== undefined && details.action !== null && !ACTIONS.has(String(details.action))) return undefined;
+  // @zhushanwen/pi-todo's renderings; this tool has none.
+  if (details.__gui__ !== undefined || details._render !== undefined) return undefined;
   return readItems(details.todos, readTask);
 }
 

@@ -1,7 +1,8 @@
 /**
  * @juicesharp/rpiv-todo: the full list in every `todo` tool result (`details.tasks` + numeric `nextId`),
  * and in newer builds `rpiv-todo-state` custom entries (same data) and `rpiv-todo-clear` markers.
- * `deleted` tasks are tombstones; `deferred` is not open.
+ * `deleted` tasks are tombstones; `deferred` is not open. The nredd fork (2.12.0 and later) adds batch
+ * calls: `details.action: "batch"` with `params.ops: [{ action, … }]`, classified by their ops.
  */
 import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
 import { customData, idText, isRecord, readItems, successfulResult, successfulToolResult } from "./types.ts";
@@ -28,13 +29,28 @@ function list(tasks: readonly Task[]): TodoList {
   return { source: "rpiv-todo", tool: "todo", tasks };
 }
 
-function classifyDetails(details: UnknownRecord): CallKind {
-  const { action, params } = details;
+/** What one operation did: only an update's target status closes or deletes (a create or list may carry a status too). */
+function classifyOp(action: unknown, params: unknown): CallKind {
+  const status = isRecord(params) ? params.status : undefined;
   if (action === "delete") return "delete";
   if (action === "clear") return "clear";
-  if (action === "update" && isRecord(params) && params.status === "completed") return "complete";
-  if (action === "update" && isRecord(params) && params.status === "deleted") return "delete";
+  if (action === "update" && status === "completed") return "complete";
+  if (action === "update" && status === "deleted") return "delete";
   return typeof action === "string" ? "other" : "unlabelled";
+}
+
+/** A batch is what its ops did, the strongest first: any delete, else any clear, else any completion. */
+function classifyBatch(params: unknown): CallKind {
+  const ops = isRecord(params) && Array.isArray(params.ops) ? params.ops : [];
+  const kinds = ops.map((op: unknown) => (isRecord(op) ? classifyOp(op.action, op) : "unlabelled"));
+  for (const kind of ["delete", "clear", "complete"] as const) if (kinds.includes(kind)) return kind;
+  return "other";
+}
+
+function classifyDetails(details: UnknownRecord): CallKind {
+  const { action, params } = details;
+  if (action === "batch") return classifyBatch(params);
+  return classifyOp(action, params);
 }
 
 export const rpivTodo: TodoSource = {

@@ -9,6 +9,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
+import { join } from "node:path";
 
 export interface TerminalOptions {
   /** The program and its arguments. */
@@ -52,14 +53,15 @@ function tmux(socket: string, args: readonly string[], env?: Readonly<Record<str
   return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env: env ? { ...env } : undefined, stdio: ["ignore", "pipe", "pipe"] });
 }
 
-/** Socket files of the servers started here; tmux leaves them behind after kill-server. */
-const socketFiles = new Map<string, string>();
+/** Where tmux keeps a `-L` socket: `$TMUX_TMPDIR` (else /tmp) / `tmux-<uid>` / name. */
+function socketPath(socket: string): string {
+  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
+  return join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${uid}`, socket);
+}
 
 function killServer(socket: string): void {
   spawnSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" });
-  const file = socketFiles.get(socket);
-  if (file) rmSync(file, { force: true });
-  socketFiles.delete(socket);
+  rmSync(socketPath(socket), { force: true });
   live.delete(socket);
 }
 
@@ -88,7 +90,6 @@ export function startTerminal(options: TerminalOptions): Terminal {
     options.command.map(quote).join(" "),
   ], env);
   live.add(socket);
-  socketFiles.set(socket, tmux(socket, ["display-message", "-p", "#{socket_path}"]).trim());
   tmux(socket, ["set-option", "-g", "remain-on-exit", "on"]);
   let stopped = false;
 

@@ -18,3 +18,7 @@ export const UNKNOWN_SHAPE_TODO = join(here, "unknown-shape-todo.ts");
 export const IAN_PASCOE_TODO = join(here, "ian-pascoe-todo.ts");
 /** @nguyenquangthai/pi-todo's persistence (todo_write / todo_update / todo_read), exactly. */
 export const QUANGTHAI_TODO = join(here, "quangthai-todo.ts");
+/** @zhushanwen/pi-todo's persistence (full list in every `todo` result, `status` items), exactly. */
+export const ZHUSHANWEN_TODO = join(here, "zhushanwen-todo.ts");
+/** @tintinweb/pi-tasks' persistence (Task* tools without details, the list in a task file), exactly. */
+export const TINTINWEB_TASKS = join(here, "tintinweb-tasks.ts");

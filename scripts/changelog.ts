@@ -1,0 +1,76 @@
+/**
+ * CHANGELOG.md in pi's format (Keep a Changelog): `## [Unreleased]` first, then released versions as
+ * `## [x.y.z] - YYYY-MM-DD`, newest first. pi shows a package's entries newer than the last version it saw
+ * under "Extension Updates", matching `## [x.y.z]` headings against `package.json`'s `version`, so the
+ * version being published needs a heading of its own with something under it.
+ *
+ * Used by `npm run pack:check` and `npm run test:release`.
+ */
+
+const VERSION_HEADING = /^## \[(\d+)\.(\d+)\.(\d+)\] - (\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether `year-month-day` names a real calendar day. */
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+interface Section {
+  /** The heading line, without the trailing newline. */
+  heading: string;
+  /** 1-based line number of the heading. */
+  line: number;
+  /** The lines under the heading, up to the next `## ` heading. */
+  body: string[];
+}
+
+function sections(text: string): Section[] {
+  const found: Section[] = [];
+  text.split("\n").forEach((raw, index) => {
+    const line = raw.replace(/\r$/, "");
+    if (line.startsWith("## ")) found.push({ heading: line.trimEnd(), line: index + 1, body: [] });
+    else found[found.length - 1]?.body.push(line);
+  });
+  return found;
+}
+
+/** Every way `text` breaks the format, or fails to describe `version`; empty when it is fine. */
+export function changelogProblems(text: string, version: string): string[] {
+  const problems: string[] = [];
+  const all = sections(text);
+  if (all[0]?.heading !== "## [Unreleased]") {
+    problems.push(`the first "## " heading must be "## [Unreleased]" (found ${all[0] ? `"${all[0].heading}" on line ${all[0].line}` : "no heading"})`);
+  }
+  let previous: [number, number, number] | undefined;
+  let previousHeading = "";
+  for (const [index, section] of all.entries()) {
+    if (section.heading === "## [Unreleased]") {
+      if (index > 0) problems.push(`line ${section.line}: "## [Unreleased]" must come before every version`);
+      continue;
+    }
+    const match = VERSION_HEADING.exec(section.heading);
+    if (!match) {
+      problems.push(`line ${section.line}: "${section.heading}" is not "## [x.y.z] - YYYY-MM-DD"`);
+      continue;
+    }
+    const [major, minor, patch, year, month, day] = match.slice(1).map(Number) as [number, number, number, number, number, number];
+    if (!isCalendarDay(year, month, day)) problems.push(`line ${section.line}: "${section.heading}" has no real date`);
+    const current: [number, number, number] = [major, minor, patch];
+    if (previous && !(compare(previous, current) > 0)) {
+      problems.push(`line ${section.line}: "${section.heading}" must be older than "${previousHeading}" above it (newest first)`);
+    }
+    previous = current;
+    previousHeading = section.heading;
+  }
+  const own = all.find((section) => section.heading.startsWith(`## [${version}] - `));
+  if (!own) {
+    problems.push(`no "## [${version}] - YYYY-MM-DD" heading for package.json's version ${version} (pi would show nothing for it under "Extension Updates")`);
+  } else if (!own.body.some((line) => line.trim() !== "")) {
+    problems.push(`line ${own.line}: "${own.heading}" has nothing under it`);
+  }
+  return problems;
+}
+
+function compare(a: readonly [number, number, number], b: readonly [number, number, number]): number {
+  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+}

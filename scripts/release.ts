@@ -1,0 +1,795 @@
+/**
+ * `npm run test:release`: the release the way users get it, through a real npm registry on this machine.
+ *
+ *  1. verdaccio, installed on demand into .release/verdaccio/ (gitignored, not a devDependency; reused
+ *     while the installed version matches), serves 127.0.0.1:<free port> from a temporary storage with
+ *     no uplinks.
+ *  2. The packed tarball (`npm pack`) is published with `npm publish` and a temporary userconfig holding
+ *     a dummy `_authToken`.
+ *  3. A new user — own HOME, PI_CODING_AGENT_DIR, XDG_CONFIG_HOME, TMPDIR and cwd; npm pointed at the
+ *     local registry by `npm_config_registry` and `NPM_CONFIG_USERCONFIG` — runs README's commands:
+ *     `pi install npm:pi-todo-loop`, `pi list`; a scripted session loads the package from pi's settings
+ *     (no `-e` for it, no `-ne`) and continues on open tasks; one fresh interactive start in tmux records
+ *     the installed version.
+ *  4. A patch version x.y.(z+1), made from a copy of the tarball whose CHANGELOG has its own entry, is
+ *     published; `pi update --extensions` (online: under PI_OFFLINE it skips and still exits 0, so the
+ *     installed package.json is what is checked); the next fresh interactive start shows pi's "Extension
+ *     Updates" block with that entry, read from the terminal and printed.
+ *  5. `pi remove npm:pi-todo-loop`; `pi list` no longer has it and the next run loads nothing of it;
+ *     the session of step 3, resumed in tmux, shows its displayed marker as pi's plain custom message
+ *     (label and fixed sentence), as README's Uninstall section says.
+ *
+ * The user's pi and npm reach nothing but 127.0.0.1: their HTTP(S) proxy is a trap on 127.0.0.1 that
+ * refuses and counts every request (NO_PROXY keeps the local registry direct); sessions and terminal
+ * starts also run with PI_OFFLINE=1. The registry and every child are stopped by pid on every path
+ * (finally, SIGINT/SIGTERM/SIGHUP, exit); every command has a time limit and the whole run a deadline.
+ * Prints a summary with figures; on a failure, the step, the command's output or the screen, and the
+ * registry's log, and exits 1.
+ *
+ *   npm run test:release              KEEP=1 keeps the temporary folder for a look afterwards
+ */
+import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import type { Server } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { changelogProblems } from "./changelog.ts";
+import {
+  checkInvariants,
+  createTasks,
+  MARKER_TYPE,
+  markerDetails,
+  markers,
+  NUDGE_PREFIX,
+  PI_CLI,
+  RPIV_TODO,
+  requests,
+  say,
+  SCRIPTED_MODEL,
+  sessionEntries,
+  sessionFile,
+  stopReasons,
+  updateTasks,
+} from "../test/e2e/harness.ts";
+import type { Sandbox, ScriptStep } from "../test/e2e/harness.ts";
+import { startTerminal, tmuxAvailable } from "../test/tui/tmux.ts";
+import type { Terminal } from "../test/tui/tmux.ts";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const VERDACCIO = "6.10.4";
+/** verdaccio 6 pulls a package asking for a node-fetch dist-tag the registry lacks; 2.7.0 works. */
+const VERDACCIO_OVERRIDES = { "node-fetch": "2.7.0" };
+const VERDACCIO_DIR = join(ROOT, ".release", "verdaccio");
+const INSTALL_MS = 300_000;
+/** The whole run after verdaccio is installed. */
+const RUN_MS = 240_000;
+const COMMAND_MS = 90_000;
+const SCREEN_MS = 30_000;
+const NAME = "pi-todo-loop";
+/** The README's commands, run as they are written. */
+const INSTALL = ["install", `npm:${NAME}`];
+const LIST = ["list"];
+const UPDATE = ["update", "--extensions"];
+const REMOVE = ["remove", `npm:${NAME}`];
+
+type Json = { readonly [key: string]: unknown };
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function readJson(path: string): Json {
+  const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
+  if (!isRecord(parsed)) throw new Error(`${path} is not a JSON object`);
+  return parsed;
+}
+
+function versionIn(dir: string): string | undefined {
+  try {
+    const version = readJson(join(dir, "package.json")).version;
+    return typeof version === "string" ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Failing loudly
+
+/** A failed check: its message and what shows it (a command's output, a screen, a file). */
+class Failure extends Error {
+  readonly evidence: string;
+  constructor(message: string, evidence = "") {
+    super(message);
+    this.evidence = evidence;
+  }
+}
+
+function ensure(ok: boolean, message: string, evidence = ""): void {
+  if (!ok) throw new Failure(message, evidence);
+}
+
+/** Runs an assertion-style check (the e2e harness's), turning its error into a Failure with evidence. */
+function attempt(check: () => void, evidence: string): void {
+  try {
+    check();
+  } catch (error) {
+    throw new Failure(error instanceof Error ? error.message : String(error), evidence);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Processes: every child is tracked by pid and killed on any way out
+
+const children = new Set<ChildProcess>();
+const terminals = new Set<Terminal>();
+
+interface Ran {
+  command: string;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  seconds: number;
+}
+
+function shown(ran: Ran): string {
+  return `$ ${ran.command}\n(exit ${ran.code}, ${ran.seconds.toFixed(1)} s)\n--- stdout ---\n${ran.stdout.trimEnd()}\n--- stderr ---\n${ran.stderr.trimEnd()}`;
+}
+
+function run(file: string, args: readonly string[], options: { cwd: string; env: Readonly<Record<string, string>>; timeoutMs?: number; label?: string }): Promise<Ran> {
+  const command = options.label ?? [file, ...args].join(" ");
+  const timeoutMs = options.timeoutMs ?? COMMAND_MS;
+  return new Promise((resolvePromise) => {
+    const started = Date.now();
+    const child = spawn(file, [...args], { cwd: options.cwd, env: { ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+    children.add(child);
+    let stdout = "";
+    let stderr = "";
+    let settled = false;
+    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const finish = (code: number | null, note = ""): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      children.delete(child);
+      resolvePromise({ command, code, stdout, stderr: stderr + note, seconds: (Date.now() - started) / 1000 });
+    };
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      finish(null, `\n(killed after ${timeoutMs} ms)`);
+    }, timeoutMs);
+    child.on("error", (error) => finish(null, `\n${error.message}`));
+    child.on("close", (code) => finish(code));
+  });
+}
+
+async function runOk(file: string, args: readonly string[], options: { cwd: string; env: Readonly<Record<string, string>>; timeoutMs?: number; label?: string }): Promise<Ran> {
+  const ran = await run(file, args, options);
+  ensure(ran.code === 0, `${ran.command} failed (exit ${ran.code})`, shown(ran));
+  return ran;
+}
+
+function alive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolvePromise) => setTimeout(resolvePromise, ms));
+}
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs = 100): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return true;
+    if (Date.now() > deadline) return false;
+    await sleep(intervalMs);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// verdaccio
+
+/** Installs verdaccio into .release/verdaccio/ unless the right version is there; says which. */
+async function ensureVerdaccio(): Promise<string> {
+  const modules = join(VERDACCIO_DIR, "node_modules");
+  if (versionIn(join(modules, "verdaccio")) === VERDACCIO && versionIn(join(modules, "node-fetch")) === VERDACCIO_OVERRIDES["node-fetch"]) {
+    return `reused ${VERDACCIO_DIR}`;
+  }
+  mkdirSync(VERDACCIO_DIR, { recursive: true });
+  const manifest = { name: "pi-todo-loop-release-registry", private: true, dependencies: { verdaccio: VERDACCIO }, overrides: VERDACCIO_OVERRIDES };
+  writeFileSync(join(VERDACCIO_DIR, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  env.PATH = `${dirname(process.execPath)}:${process.env.PATH ?? ""}`;
+  const ran = await runOk("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: VERDACCIO_DIR, env, timeoutMs: INSTALL_MS });
+  const found = versionIn(join(modules, "verdaccio"));
+  ensure(found === VERDACCIO, `verdaccio ${VERDACCIO} expected in ${modules}, found ${found ?? "none"}`, shown(ran));
+  return `installed into ${VERDACCIO_DIR} in ${ran.seconds.toFixed(1)} s`;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolvePromise(port));
+    });
+  });
+}
+
+interface Registry {
+  url: string;
+  port: number;
+  pid: number;
+  log: string;
+  readySeconds: number;
+  stop(): Promise<string>;
+  stopNow(): void;
+}
+
+async function startRegistry(dir: string): Promise<Registry> {
+  const storage = join(dir, "storage");
+  mkdirSync(storage, { recursive: true });
+  const config = join(dir, "config.yaml");
+  writeFileSync(
+    config,
+    [
+      `storage: ${JSON.stringify(storage)}`,
+      "auth:",
+      "  htpasswd:",
+      `    file: ${JSON.stringify(join(dir, "htpasswd"))}`,
+      "    max_users: -1",
+      "uplinks: {}",
+      "packages:",
+      "  '**':",
+      "    access: $all",
+      "    publish: $all",
+      "    unpublish: $all",
+      "web:",
+      "  enable: false",
+      "log: { type: stdout, format: pretty, level: warn }",
+      "",
+    ].join("\n"),
+  );
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  const logPath = join(dir, "verdaccio.log");
+  let log = "";
+  const started = Date.now();
+  const child = spawn(process.execPath, [join(VERDACCIO_DIR, "node_modules", "verdaccio", "bin", "verdaccio"), "--config", config, "--listen", `127.0.0.1:${port}`], {
+    cwd: dir,
+    env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: dir, TMPDIR: dir },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const append = (chunk: Buffer) => {
+    log += chunk.toString();
+    writeFileSync(logPath, log);
+  };
+  child.stdout?.on("data", append);
+  child.stderr?.on("data", append);
+  let exited: string | undefined;
+  child.on("exit", (code, signal) => {
+    exited = signal ?? `exit ${code}`;
+  });
+  const pid = child.pid;
+  ensure(pid !== undefined, "verdaccio did not start", log);
+  const registry: Registry = {
+    url,
+    port,
+    pid: pid ?? 0,
+    get log() {
+      return log;
+    },
+    readySeconds: 0,
+    async stop() {
+      if (exited) return `already ended (${exited})`;
+      child.kill("SIGTERM");
+      if (!(await until(() => exited !== undefined, 5_000))) child.kill("SIGKILL");
+      await until(() => exited !== undefined, 5_000);
+      return `stopped (pid ${pid}, ${exited ?? "still running"}${alive(pid) ? ", STILL ALIVE" : ""})`;
+    },
+    stopNow() {
+      if (!exited) child.kill("SIGKILL");
+    },
+  };
+  stopRegistryNow = () => registry.stopNow();
+  const ready = await until(async () => {
+    if (exited) return true;
+    try {
+      return (await fetch(`${url}-/ping`, { signal: AbortSignal.timeout(1_000) })).ok;
+    } catch {
+      return false;
+    }
+  }, 30_000);
+  ensure(ready && !exited, `verdaccio did not answer on ${url} within 30 s${exited ? ` (it ended: ${exited})` : ""}`, log);
+  registry.readySeconds = (Date.now() - started) / 1000;
+  return registry;
+}
+
+let stopRegistryNow: () => void = () => {};
+
+async function packument(registry: Registry, name: string): Promise<{ status: number; versions: string[]; latest: string }> {
+  const response = await fetch(`${registry.url}${name}`, { signal: AbortSignal.timeout(5_000) });
+  if (!response.ok) return { status: response.status, versions: [], latest: "" };
+  const body: unknown = await response.json();
+  const versions = isRecord(body) && isRecord(body.versions) ? Object.keys(body.versions) : [];
+  const tags = isRecord(body) && isRecord(body["dist-tags"]) ? body["dist-tags"] : {};
+  return { status: response.status, versions, latest: typeof tags.latest === "string" ? tags.latest : "" };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A trap for anything that would leave the machine
+
+interface Trap {
+  url: string;
+  seen: string[];
+  close(): Promise<void>;
+}
+
+/** An HTTP proxy on 127.0.0.1 that answers every request (CONNECT or plain) with 403 and records it. */
+async function startTrap(): Promise<Trap> {
+  const seen: string[] = [];
+  const server: Server = createServer((socket) => {
+    socket.on("error", () => {});
+    socket.once("data", (chunk: Buffer) => {
+      seen.push(chunk.toString("latin1").split("\r\n")[0] ?? "?");
+      socket.end("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+    });
+  });
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolvePromise());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () => new Promise((resolvePromise) => server.close(() => resolvePromise())),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The new user
+
+interface User {
+  root: string;
+  home: string;
+  agentDir: string;
+  cwd: string;
+  /** For package commands (`pi install`, `list`, `update`, `remove`): online, through the local registry only. */
+  env: Record<string, string>;
+  /** For sessions and terminal starts: the same plus PI_OFFLINE=1. */
+  offline: Record<string, string>;
+}
+
+function newUser(root: string, registry: Registry, trap: Trap): User {
+  const home = join(root, "home");
+  const agentDir = join(home, ".pi", "agent");
+  const cwd = join(root, "work");
+  const tmp = join(root, "tmp");
+  for (const dir of [agentDir, cwd, tmp, join(home, ".config")]) mkdirSync(dir, { recursive: true });
+  const npmrc = join(home, ".npmrc");
+  writeFileSync(npmrc, `registry=${registry.url}\n`);
+  const env: Record<string, string> = {
+    PATH: `${dirname(process.execPath)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    HOME: home,
+    PI_CODING_AGENT_DIR: agentDir,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    TMPDIR: tmp,
+    PI_SKIP_VERSION_CHECK: "1",
+    PI_TELEMETRY: "0",
+    npm_config_registry: registry.url,
+    NPM_CONFIG_USERCONFIG: npmrc,
+    npm_config_update_notifier: "false",
+    npm_config_fund: "false",
+    npm_config_audit: "false",
+    HTTP_PROXY: trap.url,
+    HTTPS_PROXY: trap.url,
+    http_proxy: trap.url,
+    https_proxy: trap.url,
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
+    NODE_USE_ENV_PROXY: "1",
+  };
+  return { root, home, agentDir, cwd, env, offline: { ...env, PI_OFFLINE: "1" } };
+}
+
+function pi(user: User, args: readonly string[], env: Record<string, string> = user.env): Promise<Ran> {
+  return run(process.execPath, [PI_CLI, ...args], { cwd: user.cwd, env, label: `pi ${args.join(" ")}` });
+}
+
+async function piOk(user: User, args: readonly string[]): Promise<Ran> {
+  const ran = await pi(user, args);
+  ensure(ran.code === 0, `pi ${args.join(" ")} failed (exit ${ran.code})`, shown(ran));
+  return ran;
+}
+
+function settings(user: User): Json {
+  const path = join(user.agentDir, "settings.json");
+  return existsSync(path) ? readJson(path) : {};
+}
+
+/** The version pi recorded for this package's changelog, if any. */
+function recordedVersion(user: User): string | undefined {
+  const versions = settings(user).extensionChangelogVersions;
+  if (!isRecord(versions)) return undefined;
+  const value = versions[JSON.stringify({ source: `npm:${NAME}`, scope: "user" })];
+  return typeof value === "string" ? value : undefined;
+}
+
+function installedDir(user: User): string {
+  return join(user.agentDir, "npm", "node_modules", NAME);
+}
+
+/** A scripted `pi -p` run that loads this package only through pi's settings. */
+async function scriptedRun(user: User, name: string, script: ScriptStep[]): Promise<{ box: Sandbox; ran: Ran }> {
+  const dir = join(user.root, `run-${name}`);
+  const sessionDir = join(dir, "sessions");
+  mkdirSync(sessionDir, { recursive: true });
+  const scriptPath = join(dir, "script.json");
+  const requestsPath = join(dir, "requests.jsonl");
+  writeFileSync(scriptPath, JSON.stringify(script));
+  const env = { ...user.offline, PI_TODO_LOOP_SCRIPT: scriptPath, PI_TODO_LOOP_REQUESTS: requestsPath };
+  // No todo-loop.json: markers are displayed, as the default `transcript` has it.
+  const box: Sandbox = { root: dir, home: user.home, agentDir: user.agentDir, cwd: user.cwd, sessionDir, scriptPath, requestsPath, env, transcript: true, cleanup: () => {} };
+  const args = ["-e", SCRIPTED_MODEL, "-e", RPIV_TODO, "--provider", "faux", "--model", "faux-1", "--session-dir", sessionDir, "-p", "Do the work"];
+  const ran = await pi(user, args, env);
+  ensure(ran.code === 0, `the scripted session (${name}) failed (exit ${ran.code})`, shown(ran));
+  return { box, ran };
+}
+
+function sessionText(box: Sandbox): string {
+  return readFileSync(sessionFile(box), "utf8");
+}
+
+/** The names of the tools pi declared to the model in the session (its system entries' `toolsAdded`). */
+function declaredTools(box: Sandbox): string[] {
+  const names: string[] = [];
+  for (const line of sessionText(box).split("\n")) {
+    if (!line.startsWith("{")) continue;
+    const entry: unknown = JSON.parse(line);
+    const message = isRecord(entry) && entry.type === "message" && isRecord(entry.message) ? entry.message : undefined;
+    if (message?.role !== "system" || !Array.isArray(message.toolsAdded)) continue;
+    for (const tool of message.toolsAdded) if (isRecord(tool) && typeof tool.name === "string") names.push(tool.name);
+  }
+  return names;
+}
+
+/** Session entries this package wrote (`todo-loop:…` custom types). */
+function loopEntries(box: Sandbox): number {
+  return sessionEntries(box).filter((entry) => entry.customType?.startsWith("todo-loop:") === true).length;
+}
+
+/** Lines of the screen from "Extension Updates" to the border that closes the block. */
+function updatesBlock(screen: string): string[] | undefined {
+  const lines = screen.split("\n");
+  const start = lines.findIndex((line) => line.trim() === "Extension Updates");
+  if (start < 0) return undefined;
+  const end = lines.findIndex((line, index) => index > start && line.trim().startsWith("─"));
+  return end < 0 ? undefined : lines.slice(start, end);
+}
+
+/**
+ * One interactive pi start in tmux: a fresh one (a new session in a session dir of its own, no `-c`),
+ * or `resume` opens that session file. Waits until the screen satisfies `ready` and then holds still,
+ * returns that screen, and quits with ctrl+d.
+ */
+async function interactiveStart(user: User, name: string, ready: (screen: string) => boolean, what: string, resume?: string): Promise<{ screen: string; seconds: number; quit: string }> {
+  const sessionDir = join(user.root, `tui-${name}`, "sessions");
+  mkdirSync(sessionDir, { recursive: true });
+  const started = Date.now();
+  const terminal = startTerminal({
+    command: [process.execPath, PI_CLI, "-e", SCRIPTED_MODEL, "--provider", "faux", "--model", "faux-1", ...(resume ? ["--session", resume] : ["--session-dir", sessionDir])],
+    cwd: user.cwd,
+    env: user.offline,
+    width: 140,
+    height: 90,
+  });
+  terminals.add(terminal);
+  try {
+    let screen = await terminal.waitFor(ready, SCREEN_MS, what);
+    const seconds = (Date.now() - started) / 1000;
+    // Let the start finish drawing: the same screen for half a second (at most five seconds).
+    let same = 0;
+    await until(() => {
+      const next = terminal.screen();
+      same = next === screen ? same + 1 : 0;
+      screen = next;
+      return same >= 5;
+    }, 5_000);
+    terminal.keys("C-d");
+    const quit = (await until(() => !terminal.alive(), 10_000)) ? "quit with ctrl+d" : "did not quit on ctrl+d; killed";
+    return { screen, seconds, quit };
+  } finally {
+    terminal.stop();
+    terminals.delete(terminal);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The run
+
+const summary: string[] = [];
+let step = "start";
+
+function begin(name: string): number {
+  step = name;
+  process.stdout.write(`\n==> ${name}\n`);
+  return Date.now();
+}
+
+function done(started: number, detail: string): void {
+  const line = `${step}: ${detail} (${((Date.now() - started) / 1000).toFixed(1)} s)`;
+  summary.push(line);
+  process.stdout.write(`<== ${line}\n`);
+}
+
+function indent(text: string): string {
+  return text
+    .trimEnd()
+    .split("\n")
+    .map((line) => `    ${line}`)
+    .join("\n");
+}
+
+async function main(root: string, registryHolder: { registry?: Registry; trap?: Trap }): Promise<void> {
+  let started = begin("preflight");
+  ensure(tmuxAvailable(), "tmux is not installed; the interactive starts need it (apt-get install tmux)");
+  const manifest = readJson(join(ROOT, "package.json"));
+  const version = typeof manifest.version === "string" ? manifest.version : "";
+  const parts = /^(\d+)\.(\d+)\.(\d+)$/.exec(version);
+  ensure(parts !== null, `package.json's version ${JSON.stringify(version)} is not x.y.z`);
+  const patch = `${parts?.[1]}.${parts?.[2]}.${Number(parts?.[3]) + 1}`;
+  const changelog = readFileSync(join(ROOT, "CHANGELOG.md"), "utf8");
+  const problems = changelogProblems(changelog, version);
+  ensure(problems.length === 0, `CHANGELOG.md is not ready for ${version}:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+  done(started, `${NAME}@${version}, patch ${patch}, CHANGELOG has "## [${version}]"`);
+
+  started = begin("verdaccio");
+  const how = await ensureVerdaccio();
+  done(started, `verdaccio ${VERDACCIO} ${how}`);
+
+  const watchdog = setTimeout(() => {
+    process.stderr.write(`\nrelease check: FAILED, still at step "${step}" after the ${RUN_MS / 1000} s limit\n`);
+    void cleanup(root, registryHolder).finally(() => process.exit(1));
+  }, RUN_MS);
+
+  try {
+    started = begin("registry");
+    const registry = await startRegistry(join(root, "registry"));
+    registryHolder.registry = registry;
+    const empty = await packument(registry, NAME);
+    const foreign = await packument(registry, "left-pad");
+    ensure(empty.status === 404 && foreign.status === 404, `the new registry is not empty or proxies another (GET /${NAME}: ${empty.status}, GET /left-pad: ${foreign.status})`, registry.log);
+    done(started, `verdaccio ${VERDACCIO} on ${registry.url}, pid ${registry.pid}, ready in ${registry.readySeconds.toFixed(1)} s; no uplinks (GET /left-pad: ${foreign.status})`);
+
+    const trap = await startTrap();
+    registryHolder.trap = trap;
+
+    // The publisher: its own home, npm cache and userconfig with a dummy token for the local registry.
+    const publisher = join(root, "publisher");
+    mkdirSync(join(publisher, "home"), { recursive: true });
+    const publisherRc = join(publisher, "npmrc");
+    writeFileSync(publisherRc, `registry=${registry.url}\n//127.0.0.1:${registry.port}/:_authToken=dummy-release-check-token\n`);
+    const publishEnv: Record<string, string> = {
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+      HOME: join(publisher, "home"),
+      TMPDIR: publisher,
+      NPM_CONFIG_USERCONFIG: publisherRc,
+      npm_config_registry: registry.url,
+      npm_config_cache: join(publisher, "cache"),
+      npm_config_update_notifier: "false",
+      npm_config_fund: "false",
+      npm_config_audit: "false",
+    };
+
+    started = begin(`publish ${version}`);
+    const packed = await runOk("npm", ["pack", "--json", "--pack-destination", publisher], { cwd: ROOT, env: publishEnv });
+    const packedJson: unknown = JSON.parse(packed.stdout.slice(Math.max(0, packed.stdout.indexOf("["))));
+    const first = Array.isArray(packedJson) && isRecord(packedJson[0]) ? packedJson[0] : {};
+    const tarball = typeof first.filename === "string" ? join(publisher, first.filename) : "";
+    ensure(tarball !== "" && existsSync(tarball), "npm pack made no tarball", shown(packed));
+    const fileCount = Array.isArray(first.files) ? first.files.length : 0;
+    const size = typeof first.size === "number" ? first.size : 0;
+    const published = await runOk("npm", ["publish", tarball, "--registry", registry.url], { cwd: publisher, env: publishEnv });
+    const afterFirst = await packument(registry, NAME);
+    ensure(afterFirst.latest === version, `the registry's latest is ${JSON.stringify(afterFirst.latest)}, not ${version}`, `${shown(published)}\n--- registry log ---\n${registry.log}`);
+    const publishWarnings = `${published.stdout}\n${published.stderr}`.split("\n").filter((line) => line.startsWith("npm warn"));
+    done(started, `${NAME}@${version}: ${fileCount} files, ${(size / 1024).toFixed(1)} KiB; registry latest ${afterFirst.latest}; npm warnings: ${publishWarnings.length === 0 ? "none" : publishWarnings.join(" | ")}`);
+
+    const user = newUser(join(root, "user"), registry, trap);
+
+    started = begin("proxy trap");
+    // Proof that the trap sees what would leave: Node's fetch and npm, each with the user's environment.
+    const probeHost = "release-check-probe.invalid";
+    const probes = [
+      await run(process.execPath, ["-e", `fetch("http://${probeHost}/node").catch(() => {})`], { cwd: user.cwd, env: user.env, timeoutMs: 20_000 }),
+      await run("npm", ["view", "probe", "--registry", `http://${probeHost}/`, "--fetch-retries=0"], { cwd: user.cwd, env: user.env, timeoutMs: 20_000 }),
+    ];
+    const caught = trap.seen.filter((line) => line.includes(probeHost));
+    ensure(caught.length >= 2 && trap.seen.length === caught.length, `the proxy trap saw ${JSON.stringify(trap.seen)} for two probes`, probes.map(shown).join("\n"));
+    trap.seen.length = 0;
+    done(started, `${trap.url} caught both probes (${caught.join(" | ")})`);
+
+    started = begin(`pi ${INSTALL.join(" ")}`);
+    const install = await piOk(user, INSTALL);
+    const packages = settings(user).packages;
+    ensure(JSON.stringify(packages) === JSON.stringify([`npm:${NAME}`]), `settings.json packages: ${JSON.stringify(packages)}`, shown(install));
+    const installedVersion = versionIn(installedDir(user));
+    ensure(installedVersion === version, `installed ${NAME} is ${installedVersion ?? "missing"}, not ${version}`, shown(install));
+    const lock = readFileSync(join(user.agentDir, "npm", "package-lock.json"), "utf8");
+    ensure(lock.includes(`${registry.url}${NAME}/-/${NAME}-${version}.tgz`), "the package was not resolved from the local registry", lock);
+    done(started, `${version} into ${installedDir(user)}, resolved from ${registry.url}; settings.json packages ${JSON.stringify(packages)}`);
+
+    started = begin(`pi ${LIST.join(" ")}`);
+    const list = await piOk(user, LIST);
+    ensure(list.stdout.includes(`npm:${NAME}`) && list.stdout.includes(installedDir(user)), `pi list does not show npm:${NAME} at ${installedDir(user)}`, shown(list));
+    process.stdout.write(`${indent(list.stdout)}\n`);
+    done(started, `shows npm:${NAME}`);
+
+    started = begin("scripted session, package from settings");
+    const script: ScriptStep[] = [createTasks("Alpha task"), say("Stopping here."), updateTasks([1]), say("Done.")];
+    const session = await scriptedRun(user, "installed", script);
+    const entries = sessionEntries(session.box);
+    const rounds = markerDetails(entries).map(({ round, open }) => ({ round, open }));
+    const evidence = `${shown(session.ran)}\n--- session ---\n${sessionText(session.box)}`;
+    ensure(JSON.stringify(rounds) === JSON.stringify([{ round: 1, open: 1 }]), `expected one todo-loop:continue marker (round 1, 1 open), got ${JSON.stringify(rounds)}`, evidence);
+    ensure(JSON.stringify(stopReasons(entries)) === JSON.stringify(["stopped: list is clear"]), `stop records: ${JSON.stringify(stopReasons(entries))}`, evidence);
+    attempt(() => checkInvariants(session.box, { script, taskTexts: ["Alpha task"] }), evidence);
+    ensure(declaredTools(session.box).includes("todo_loop_block"), "pi did not declare todo_loop_block to the model", evidence);
+    const afterPrint = recordedVersion(user);
+    done(started, `${requests(session.box).length} model requests, 1 todo-loop:continue marker (round 1, 1 open), stop "stopped: list is clear", todo_loop_block declared; changelog version recorded by the print run: ${afterPrint ?? "none"}`);
+
+    started = begin("interactive start 1");
+    const firstStart = await interactiveStart(user, "first", (screen) => screen.includes(`${NAME}:src`) && screen.includes("faux-1"), `[Extensions] with ${NAME}:src and the footer`);
+    ensure(!firstStart.screen.includes("Extension Updates"), "pi showed Extension Updates on the first start after a fresh install", firstStart.screen);
+    const recordedFirst = recordedVersion(user);
+    ensure(recordedFirst === version, `the first interactive start recorded ${recordedFirst ?? "nothing"}, not ${version}`, `${firstStart.screen}\n--- settings.json ---\n${JSON.stringify(settings(user), null, 2)}`);
+    done(started, `${NAME}:src loaded, ready in ${firstStart.seconds.toFixed(1)} s, no Extension Updates, recorded ${recordedFirst}; ${firstStart.quit}`);
+
+    started = begin(`publish ${patch}`);
+    const nonce = randomBytes(3).toString("hex");
+    const today = new Date().toISOString().slice(0, 10);
+    const entry = `Release check entry ${nonce} for ${patch}.`;
+    const copy = join(publisher, "patch");
+    mkdirSync(copy, { recursive: true });
+    await runOk("tar", ["-xzf", tarball, "-C", copy], { cwd: publisher, env: publishEnv });
+    const copyRoot = join(copy, "package");
+    const copyManifest = { ...readJson(join(copyRoot, "package.json")), version: patch };
+    writeFileSync(join(copyRoot, "package.json"), `${JSON.stringify(copyManifest, null, 2)}\n`);
+    const copyChangelog = readFileSync(join(copyRoot, "CHANGELOG.md"), "utf8");
+    const heading = `## [${version}] - `;
+    const at = copyChangelog.indexOf(`\n${heading}`) + 1;
+    ensure(at > 0, `the packed CHANGELOG.md has no "${heading}…" heading`, copyChangelog);
+    writeFileSync(join(copyRoot, "CHANGELOG.md"), `${copyChangelog.slice(0, at)}## [${patch}] - ${today}\n\n### Fixed\n\n- ${entry}\n\n${copyChangelog.slice(at)}`);
+    ensure(changelogProblems(readFileSync(join(copyRoot, "CHANGELOG.md"), "utf8"), patch).length === 0, "the patch copy's CHANGELOG is not in pi's format", readFileSync(join(copyRoot, "CHANGELOG.md"), "utf8"));
+    const publishedPatch = await runOk("npm", ["publish", "--registry", registry.url], { cwd: copyRoot, env: publishEnv });
+    const afterPatch = await packument(registry, NAME);
+    ensure(afterPatch.latest === patch, `the registry's latest is ${JSON.stringify(afterPatch.latest)}, not ${patch}`, `${shown(publishedPatch)}\n--- registry log ---\n${registry.log}`);
+    done(started, `${NAME}@${patch} with "## [${patch}] - ${today}" / "${entry}"; registry versions ${afterPatch.versions.join(", ")}, latest ${afterPatch.latest}`);
+
+    started = begin(`pi ${UPDATE.join(" ")}`);
+    const update = await piOk(user, UPDATE);
+    const updatedVersion = versionIn(installedDir(user));
+    ensure(updatedVersion === patch, `after pi update --extensions the installed ${NAME} is ${updatedVersion ?? "missing"}, not ${patch}`, shown(update));
+    const updateLine = update.stdout.split("\n").find((line) => line.includes(`npm:${NAME}`) && line.includes("->"))?.trim() ?? "(no update line)";
+    done(started, `${updateLine}; ${installedDir(user)}/package.json has ${updatedVersion}`);
+
+    started = begin("interactive start 2");
+    const secondStart = await interactiveStart(user, "second", (screen) => screen.includes("Extension Updates") && screen.includes(nonce) && screen.includes("faux-1"), `"Extension Updates" with "${entry}"`);
+    const block = updatesBlock(secondStart.screen);
+    ensure(block !== undefined, "the Extension Updates block is not whole on the screen (scrolled out or unterminated)", secondStart.screen);
+    const blockText = (block ?? []).join("\n");
+    ensure(blockText.includes(`${NAME} [${patch}] - ${today}`) && blockText.includes(entry), `the block lacks "${NAME} [${patch}] - ${today}" or "${entry}"`, secondStart.screen);
+    ensure(!blockText.includes(`[${version}]`), `the block repeats the already seen ${version}`, secondStart.screen);
+    const recordedSecond = recordedVersion(user);
+    ensure(recordedSecond === patch, `the second start recorded ${recordedSecond ?? "nothing"}, not ${patch}`, secondStart.screen);
+    process.stdout.write(`${indent(blockText)}\n`);
+    done(started, `Extension Updates shown (${(block ?? []).length} lines), ready in ${secondStart.seconds.toFixed(1)} s, recorded ${recordedSecond}; ${secondStart.quit}`);
+
+    started = begin(`pi ${REMOVE.join(" ")}`);
+    const remove = await piOk(user, REMOVE);
+    const listAfter = await piOk(user, LIST);
+    ensure(!listAfter.stdout.includes(NAME), `pi list still shows ${NAME}`, shown(listAfter));
+    ensure(!existsSync(installedDir(user)), `${installedDir(user)} is still there`, shown(remove));
+    const packagesAfter = settings(user).packages;
+    ensure(JSON.stringify(packagesAfter) === "[]", `settings.json packages after remove: ${JSON.stringify(packagesAfter)}`, shown(remove));
+    const kept = recordedVersion(user);
+    const script2: ScriptStep[] = [createTasks("Alpha task"), say("Stopping here.")];
+    const after = await scriptedRun(user, "removed", script2);
+    const evidence2 = `${shown(after.ran)}\n--- session ---\n${sessionText(after.box)}`;
+    ensure(loopEntries(after.box) === 0, "the run after pi remove still has todo-loop entries", evidence2);
+    ensure(!declaredTools(after.box).includes("todo_loop_block"), "pi still declared todo_loop_block after pi remove", evidence2);
+    attempt(() => checkInvariants(after.box, { script: script2 }), evidence2);
+    process.stdout.write(`${indent(listAfter.stdout)}\n`);
+    done(started, `pi list: "${listAfter.stdout.trim()}"; the next run: ${requests(after.box).length} model requests, no todo-loop entry, no todo_loop_block; settings.json still records changelog version ${kept ?? "none"}`);
+
+    // README (Uninstall): without the package pi shows a displayed marker of an old session as a plain
+    // custom message, its label and fixed sentence; a hidden one stays hidden.
+    started = begin("old session without the package");
+    const oldMarker = markers(entries)[0];
+    const displayed = oldMarker?.display === true;
+    const oldSession = await interactiveStart(user, "resumed", (screen) => screen.includes("Done.") && screen.includes("faux-1"), "the resumed session's last reply", sessionFile(session.box));
+    const label = `[${MARKER_TYPE}]`;
+    const showsMarker = oldSession.screen.includes(label) && oldSession.screen.includes(NUDGE_PREFIX);
+    ensure(showsMarker === displayed, `the old marker (display: ${oldMarker?.display}) is ${showsMarker ? "" : "not "}shown as "${label}" + "${NUDGE_PREFIX}"`, oldSession.screen);
+    ensure(!oldSession.screen.includes(`${NAME}:src`), `the resumed session still loads ${NAME}`, oldSession.screen);
+    const screenLines = oldSession.screen.split("\n");
+    const labelAt = screenLines.findIndex((line) => line.includes(label));
+    if (displayed) process.stdout.write(`${indent(screenLines.slice(labelAt, labelAt + 5).filter((line) => line.trim() !== "").slice(0, 3).join("\n"))}\n`);
+    done(started, `the old marker (display: ${oldMarker?.display}) ${displayed ? `shows as a plain custom message "${label}" + its fixed sentence` : "stays hidden"}; ${oldSession.quit}`);
+
+    ensure(trap.seen.length === 0, `the user's pi or npm tried to reach beyond 127.0.0.1 ${trap.seen.length} times`, trap.seen.join("\n"));
+    summary.push(`network: 0 requests beyond 127.0.0.1 reached the proxy trap`);
+  } finally {
+    clearTimeout(watchdog);
+  }
+}
+
+let cleaning: Promise<string> | undefined;
+
+/** Stops the terminals, children, registry and trap, and removes the temporary folder; once. */
+function cleanup(root: string, holder: { registry?: Registry; trap?: Trap }): Promise<string> {
+  cleaning ??= cleanupOnce(root, holder);
+  return cleaning;
+}
+
+async function cleanupOnce(root: string, holder: { registry?: Registry; trap?: Trap }): Promise<string> {
+  for (const terminal of [...terminals]) terminal.stop();
+  terminals.clear();
+  for (const child of [...children]) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  const stopped = holder.registry ? await holder.registry.stop() : "not started";
+  await holder.trap?.close();
+  if (process.env.KEEP) process.stdout.write(`kept ${root}\n`);
+  else rmSync(root, { recursive: true, force: true });
+  return stopped;
+}
+
+const wallStarted = Date.now();
+const root = mkdtempSync(join(tmpdir(), "todo-loop-release-"));
+const holder: { registry?: Registry; trap?: Trap } = {};
+process.on("exit", () => {
+  stopRegistryNow();
+  for (const child of children) child.kill("SIGKILL");
+});
+let interrupted = false;
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    process.stderr.write(`\nrelease check: interrupted by ${signal} at step "${step}"\n`);
+    void cleanup(root, holder)
+      .then((stopped) => process.stderr.write(`registry: ${stopped}\n`))
+      .finally(() => process.exit(code));
+  });
+}
+
+try {
+  await main(root, holder);
+  const stopped = await cleanup(root, holder);
+  process.stdout.write(`\nrelease check passed in ${((Date.now() - wallStarted) / 1000).toFixed(1)} s\n${summary.map((line) => `  ${line}`).join("\n")}\n  registry: ${stopped}\n`);
+} catch (error) {
+  // After an interrupt the handler above reports, cleans up and exits; what failed then is its consequence.
+  if (!interrupted) {
+    const failure = error instanceof Failure ? error : new Failure(error instanceof Error ? error.stack ?? error.message : String(error));
+    process.stderr.write(`\nrelease check: FAILED at step "${step}": ${failure.message}\n`);
+    if (failure.evidence) process.stderr.write(`${indent(failure.evidence)}\n`);
+    if (holder.registry) process.stderr.write(`--- verdaccio log (${holder.registry.url}) ---\n${indent(holder.registry.log || "(empty)")}\n`);
+    const stopped = await cleanup(root, holder);
+    process.stderr.write(`registry: ${stopped}; ${((Date.now() - wallStarted) / 1000).toFixed(1)} s\n`);
+    process.exitCode = 1;
+  }
+}
