@@ -16,6 +16,8 @@ import type {
   ContextLike,
   CustomMessageLike,
   ModeLike,
+  EntryRendererLike,
+  MessageRendererLike,
   NotifyType,
   PiLike,
   SessionManagerLike,
@@ -194,6 +196,8 @@ export interface FakePi extends PiLike {
   readonly appended: AppendedEntry[];
   /** Every `sendMessage(message, options)` call, in order. */
   readonly sent: SentMessage[];
+  readonly messageRenderers: Map<string, MessageRendererLike>;
+  readonly entryRenderers: Map<string, EntryRendererLike>;
   /** What `getActiveTools()` answers; tests may change it. */
   activeTools: string[];
   /**
@@ -238,6 +242,8 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
   const commands = new Map<string, CommandOptionsLike>();
   const appended: AppendedEntry[] = [];
   const sent: SentMessage[] = [];
+  const messageRenderers = new Map<string, MessageRendererLike>();
+  const entryRenderers = new Map<string, EntryRendererLike>();
   const active = options.activeTools ?? ["read", "bash", "todo"];
   const now = options.now ?? (() => new Date().toISOString());
 
@@ -250,6 +256,8 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
     commands,
     appended,
     sent,
+    messageRenderers,
+    entryRenderers,
     activeTools: [...active],
     allTools: options.allTools ?? active.map((name) => ({ name, exposure: "direct" })),
     session: options.session,
@@ -296,6 +304,12 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
         details: message.details,
         timestamp: now(),
       });
+    },
+    registerMessageRenderer(customType, renderer) {
+      messageRenderers.set(customType, renderer);
+    },
+    registerEntryRenderer(customType, renderer) {
+      entryRenderers.set(customType, renderer);
     },
     async fireTurnEnd(event, ctx) {
       let entries: unknown[] = Array.isArray(event.entries) ? [...event.entries] : [];

@@ -15,15 +15,20 @@ import type {
   AgentToolResult,
   ContextEvent,
   ContextEventResult,
+  CustomEntry,
+  EntryRenderer,
   ExtensionAPI,
   ExtensionCommandContext,
   ExtensionContext,
   ExtensionHandler,
   ExtensionToolContext,
   ExtensionUIContext,
+  MessageRenderer,
   SessionBoundaryDraft,
   SessionStartEvent,
   ToolInfo,
+  Theme,
+  ThemeColor,
   TurnEndEvent,
   TurnEndEventResult,
 } from "@earendil-works/pi-coding-agent";
@@ -33,11 +38,17 @@ import type {
   CommandOptionsLike,
   ContextEventLike,
   ContextLike,
+  RenderedEntryLike,
+  RenderedMessageLike,
   EntryDraft,
   ModeLike,
   PiLike,
   SessionManagerLike,
   SessionStartEventLike,
+  EntryRendererLike,
+  MessageRendererLike,
+  ThemeColorLike,
+  ThemeLike,
   ToolDefinitionLike,
   ToolInfoLike,
   ToolResultLike,
@@ -118,6 +129,16 @@ const checks = {
   allTools: true satisfies Fits<ReturnType<ExtensionAPI["getAllTools"]>, readonly ToolInfoLike[]>,
   toolInfo: true satisfies Fits<ToolInfo, ToolInfoLike>,
   toolInfoExposure: true satisfies Fits<ToolInfo["exposure"], NonNullable<ToolInfoLike["exposure"]>>,
+  // Renderers: pi's messages, entries, options and theme go into ours; our renderers are what pi registers.
+  customMessage: true satisfies Fits<Parameters<MessageRenderer>[0], RenderedMessageLike>,
+  customEntry: true satisfies Fits<CustomEntry, RenderedEntryLike>,
+  themeColors: true satisfies Fits<ThemeColorLike, ThemeColor>,
+  theme: true satisfies Fits<Theme, ThemeLike>,
+  messageRenderParameters: true satisfies Fits<Parameters<MessageRenderer>, Parameters<MessageRendererLike>>,
+  entryRenderParameters: true satisfies Fits<Parameters<EntryRenderer>, Parameters<EntryRendererLike>>,
+  messageRenderer: true satisfies Fits<MessageRendererLike, Parameters<ExtensionAPI["registerMessageRenderer"]>[1]>,
+  entryRenderer: true satisfies Fits<EntryRendererLike, Parameters<ExtensionAPI["registerEntryRenderer"]>[1]>,
+  registerRendererNames: true satisfies Fits<string, Parameters<ExtensionAPI["registerEntryRenderer" | "registerMessageRenderer"]>[0]>,
 };
 
 /**
@@ -144,5 +165,5 @@ export function wire(
 
 test("pi's real ExtensionAPI, contexts and events fit the structural shapes in src/pi.ts (checked by tsc)", () => {
   for (const [piece, fits] of Object.entries(checks)) assert.equal(fits, true, piece);
-  assert.equal(Object.keys(checks).length, 37);
+  assert.equal(Object.keys(checks).length, 46);
 });
