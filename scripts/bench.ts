@@ -356,6 +356,8 @@ function loadExtension(): Loaded {
     getAllTools: () => ["read", "bash", "edit", "write", "todo", "todo_loop_block"].map((name) => ({ name, exposure: "direct" })),
     appendEntry: () => undefined,
     sendMessage: () => undefined,
+    registerMessageRenderer: () => undefined,
+    registerEntryRenderer: () => undefined,
   };
   todoLoop(pi);
   if (!turnEnd || !context) throw new Error("the extension did not register turn_end and context handlers");

@@ -58,7 +58,9 @@ function packedFiles(): { files: string[]; size: number; unpacked: number; name:
 }
 
 const FORBIDDEN = ["test/", "node_modules/", "scripts/", ".ci/", ".tmp/", ".compat/", ".release/", ".git/"];
-const FORBIDDEN_FILES = ["package-lock.json"];
+/** Kept in the repository for the README, left out of the tarball (package.json `files` negates it). */
+const REPOSITORY_ONLY = ["docs/screenshot.svg"];
+const FORBIDDEN_FILES = ["package-lock.json", ...REPOSITORY_ONLY];
 const TOP_LEVEL = ["package.json", "README.md", "LICENSE", "CHANGELOG.md"];
 const ALLOWED_DIRS = ["src/", "docs/"];
 
@@ -128,7 +130,7 @@ function main(): number {
   const inTarball = new Set(packed.files);
 
   const sources = filesOnDisk("src", (name) => name.endsWith(".ts"));
-  const docs = filesOnDisk("docs", () => true);
+  const docs = filesOnDisk("docs", () => true).filter((file) => !REPOSITORY_ONLY.includes(file));
   check(sources.includes("src/index.ts"), "src/index.ts is missing on disk");
   check(docs.length > 0, "docs/ holds no file on disk");
   const required = [...TOP_LEVEL, "src/index.ts", ...sources, ...docs];

@@ -6,7 +6,9 @@
 import { registerBlockTool } from "./block-tool.ts";
 import { registerBoundaries } from "./boundary.ts";
 import { registerCommand } from "./command.ts";
+import { configPath, loadConfig } from "./config.ts";
 import type { PiLike } from "./pi.ts";
+import { registerRenderers } from "./render.ts";
 import { createRuntime } from "./runtime.ts";
 
 export default function todoLoop(pi: PiLike): void {
@@ -14,4 +16,5 @@ export default function todoLoop(pi: PiLike): void {
   registerBoundaries(runtime);
   registerBlockTool(runtime);
   registerCommand(runtime);
+  registerRenderers(pi, () => loadConfig(configPath()).config.transcript);
 }

@@ -475,6 +475,14 @@ export interface CommandResult {
   readonly marker: MarkerDraft | undefined;
 }
 
+/** Keys of the stops a wait announces; lifting the wait makes the next wait a new stop. */
+export const WAIT_KEYS: readonly string[] = ["waiting", "question"];
+
+/** The wait lifted by the human: a later wait is a new stop, announced and recorded again. */
+function liftWait(memory: Memory): Memory {
+  return { ...memory, waiting: undefined, announced: memory.announced.filter((key) => !WAIT_KEYS.includes(key)) };
+}
+
 /** `/todoloop pause | resume | reset | continue` on the memory of the current anchor (SPEC §7). */
 export function applyCommand(memory: Memory, command: Command, facts: CommandFacts): CommandResult {
   const done = (next: Memory, reply: Reason, record = true, marker?: MarkerDraft): CommandResult => ({
@@ -489,7 +497,7 @@ export function applyCommand(memory: Memory, command: Command, facts: CommandFac
     case "pause":
       return done({ ...memory, paused: true, pending: undefined }, { kind: "paused" });
     case "resume":
-      return done({ ...memory, paused: false, waiting: undefined }, { kind: "resumed" });
+      return done(liftWait({ ...memory, paused: false }), { kind: "resumed" });
     case "reset":
       return done({ ...freshMemory(memory.anchor, memory.paused), hadWork: memory.hadWork }, { kind: "reset" });
     case "continue": {
@@ -498,7 +506,7 @@ export function applyCommand(memory: Memory, command: Command, facts: CommandFac
       if (list.kind !== "list" || list.open === 0) {
         return { memory, reply: { kind: "cannot-continue", why: "nothing-open" }, record: false, marker: undefined };
       }
-      const lifted: Memory = { ...memory, paused: false, waiting: undefined, pending: undefined };
+      const lifted: Memory = liftWait({ ...memory, paused: false, pending: undefined });
       if (!facts.idle) return done(lifted, { kind: "requested", started: false });
       const next: Memory = { ...lifted, round: memory.round + 1, hadWork: true, announced: [] };
       return done(next, { kind: "requested", started: true }, true, markerFor(next, list, facts.limits, false));

@@ -140,6 +140,47 @@ export interface ToolInfoLike {
   readonly exposure?: string;
 }
 
+/** The theme colours the transcript lines use (pi's `ThemeColor` has them all). */
+export type ThemeColorLike = "dim" | "accent" | "warning";
+
+/** pi's `Theme`, as far as the renderers use it. */
+export interface ThemeLike {
+  fg(color: ThemeColorLike, text: string): string;
+}
+
+/** pi-tui's `Component`: lines for a width (none wider than it), and a cache reset. */
+export interface ComponentLike {
+  render(width: number): string[];
+  invalidate(): void;
+}
+
+/** A custom message as a message renderer receives it; `details` comes from the session file. */
+export interface RenderedMessageLike {
+  readonly customType?: unknown;
+  readonly details?: unknown;
+}
+
+/** A `custom` entry as an entry renderer receives it; `data` comes from the session file. */
+export interface RenderedEntryLike {
+  readonly customType?: unknown;
+  readonly data?: unknown;
+}
+
+export interface MessageRenderOptionsLike {
+  readonly expanded?: boolean;
+  readonly outputPad?: number;
+}
+
+export interface EntryRenderOptionsLike {
+  readonly expanded?: boolean;
+}
+
+/** Draws a displayed custom message; it must return a component, or pi shows the message's content. */
+export type MessageRendererLike = (message: RenderedMessageLike, options: MessageRenderOptionsLike, theme: ThemeLike) => ComponentLike;
+
+/** Draws a `custom` entry; undefined draws nothing. */
+export type EntryRendererLike = (entry: RenderedEntryLike, options: EntryRenderOptionsLike, theme: ThemeLike) => ComponentLike | undefined;
+
 /** The part of pi's `ExtensionAPI` this extension uses. */
 export interface PiLike {
   on(event: "turn_end", handler: (event: TurnEndEventLike, ctx: ContextLike) => Promise<TurnEndResultLike | undefined>): void;
@@ -152,4 +193,6 @@ export interface PiLike {
   getAllTools(): readonly ToolInfoLike[];
   appendEntry(customType: string, data?: unknown): void;
   sendMessage(message: CustomMessageLike, options?: { triggerTurn?: boolean; deliverAs?: "steer" | "followUp" | "nextTurn" }): void;
+  registerMessageRenderer(customType: string, renderer: MessageRendererLike): void;
+  registerEntryRenderer(customType: string, renderer: EntryRendererLike): void;
 }

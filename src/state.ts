@@ -12,7 +12,7 @@ import type { SessionEntryLike, SessionManagerLike } from "./pi.ts";
 import { SOURCES, sourceOf, TODO_TOOL_NAMES } from "./sources/index.ts";
 import type { TodoList } from "./sources/index.ts";
 import type { ListState, StaleWhy, Wait } from "./loop.ts";
-import { stopKey } from "./loop.ts";
+import { stopKey, WAIT_KEYS } from "./loop.ts";
 import type { StopKind } from "./loop.ts";
 import { isRecord } from "./sources/types.ts";
 import type { UnknownRecord } from "./sources/types.ts";
@@ -254,6 +254,8 @@ function onControl(state: Mutable<Snapshot>, action: ControlAction): void {
     return;
   }
   state.waiting = undefined;
+  // A lifted wait: the next one is a new stop.
+  state.announced = state.announced.filter((key) => !WAIT_KEYS.includes(key));
   if (action === "resume" || action === "continue") state.paused = false;
   if (action === "reset") {
     state.round = 0;

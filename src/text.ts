@@ -251,3 +251,23 @@ export function footerText(memory: Memory, list: ListState, limits: Limits, kill
   const cap = limits.maxRounds === null ? "" : `/${limits.maxRounds}`;
   return `todo ${list.open} of ${list.total} open · continue ${memory.round}${cap}`;
 }
+
+/** What a continuation marker's `details` say; a field that could not be read is undefined. */
+export interface ContinuationView {
+  readonly round: number | undefined;
+  readonly open: number | undefined;
+  readonly total: number | undefined;
+  readonly cap: number | undefined;
+}
+
+/** The words of a continuation's transcript line: `todo loop: continue 3/12 · 2 of 5 open`. Never the nudge. */
+export function continuationLine(view: ContinuationView): string {
+  const round = view.round === undefined ? "" : ` ${view.round}${view.cap === undefined ? "" : `/${view.cap}`}`;
+  const open = view.open === undefined ? "" : view.total === undefined ? ` · ${view.open} open` : ` · ${view.open} of ${view.total} open`;
+  return `todo loop: continue${round}${open}`;
+}
+
+/** The words of a stop's transcript line, from its (sanitised) reason: `todo loop stopped: list is clear`. */
+export function stopLine(reason: string): string {
+  return reason === "" ? "todo loop stopped" : `todo loop ${reason}`;
+}

@@ -2,18 +2,28 @@
  * A typed fake of the pi host for unit tests: a `PiLike` that records what the extension registers and
  * dispatches events to it the way pi does, a session manager over a tree of entries (so `/tree` moves and
  * appends behave as in pi), and a context whose UI records every `notify` and `setStatus` call.
+ *
+ * Like pi, `appendEntry` and `sendMessage` write to the session the extension is bound to (`pi.session`):
+ * a `custom` entry and a `custom_message` entry appended under the leaf, each also recorded in an array.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type {
+  AgentSettledEventLike,
   CommandOptionsLike,
   ContextEventLike,
   ContextLike,
+  CustomMessageLike,
+  ModeLike,
+  EntryRendererLike,
+  MessageRendererLike,
   NotifyType,
   PiLike,
   SessionManagerLike,
+  SessionStartEventLike,
   ToolDefinitionLike,
+  ToolInfoLike,
   ToolResultValue,
   TurnEndEventLike,
   TurnEndResultLike,
@@ -23,6 +33,8 @@ import type { Entry } from "./builders.ts";
 
 export type TurnEndHandler = (event: TurnEndEventLike, ctx: ContextLike) => Promise<TurnEndResultLike | undefined>;
 export type ContextHandler = (event: ContextEventLike, ctx: ContextLike) => Promise<{ messages: unknown[] } | undefined>;
+export type AgentSettledHandler = (event: AgentSettledEventLike, ctx: ContextLike) => Promise<void>;
+export type SessionStartHandler = (event: SessionStartEventLike, ctx: ContextLike) => Promise<void>;
 
 /** A registered tool, with `execute` callable on any params (pi validates them against the schema first). */
 export interface RecordedTool extends Omit<ToolDefinitionLike, "execute"> {
@@ -118,14 +130,31 @@ export interface FakeUi extends UiLike {
 export interface FakeContext<E extends EntryShape = Entry> extends ContextLike {
   readonly ui: FakeUi;
   readonly sessionManager: FakeSession<E>;
+  readonly mode: ModeLike;
+  /** What `isIdle()` answers; tests may change it. */
+  idle: boolean;
+  isIdle(): boolean;
 }
 
-export function createContext<E extends EntryShape = Entry>(options: { session: FakeSession<E>; cwd: string; hasUI?: boolean }): FakeContext<E> {
+export interface ContextOptions<E extends EntryShape> {
+  session: FakeSession<E>;
+  cwd: string;
+  hasUI?: boolean;
+  /** The run mode; default "rpc" (hasUI true, no transcript). */
+  mode?: ModeLike;
+  /** Whether the agent is idle; default true. */
+  idle?: boolean;
+}
+
+export function createContext<E extends EntryShape = Entry>(options: ContextOptions<E>): FakeContext<E> {
   const notifications: Notification[] = [];
   const statuses: StatusCall[] = [];
-  return {
+  const ctx: FakeContext<E> = {
     cwd: options.cwd,
     hasUI: options.hasUI ?? true,
+    mode: options.mode ?? "rpc",
+    idle: options.idle ?? true,
+    isIdle: () => ctx.idle,
     sessionManager: options.session,
     ui: {
       notifications,
@@ -138,41 +167,115 @@ export function createContext<E extends EntryShape = Entry>(options: { session: 
       },
     },
   };
+  return ctx;
+}
+
+/** The session `appendEntry` and `sendMessage` write to: any fake session whose entries an `Entry` fits. */
+export interface BoundSession {
+  append(...entries: Entry[]): string | null;
+}
+
+export interface AppendedEntry {
+  readonly customType: string;
+  readonly data: unknown;
+}
+
+export interface SentMessage {
+  readonly message: CustomMessageLike;
+  readonly options: { triggerTurn?: boolean; deliverAs?: "steer" | "followUp" | "nextTurn" } | undefined;
 }
 
 export interface FakePi extends PiLike {
   readonly turnEndHandlers: TurnEndHandler[];
   readonly contextHandlers: ContextHandler[];
+  readonly agentSettledHandlers: AgentSettledHandler[];
+  readonly sessionStartHandlers: SessionStartHandler[];
   readonly tools: RecordedTool[];
   readonly commands: Map<string, CommandOptionsLike>;
+  /** Every `appendEntry(customType, data)` call, in order. */
+  readonly appended: AppendedEntry[];
+  /** Every `sendMessage(message, options)` call, in order. */
+  readonly sent: SentMessage[];
+  readonly messageRenderers: Map<string, MessageRendererLike>;
+  readonly entryRenderers: Map<string, EntryRendererLike>;
   /** What `getActiveTools()` answers; tests may change it. */
   activeTools: string[];
+  /**
+   * What `getAllTools()` answers, besides the tools the extension registered (reported with their own
+   * exposure, `direct` by default); tests may change it. Default: every active tool, `direct`.
+   */
+  allTools: ToolInfoLike[];
+  /** The session `appendEntry` and `sendMessage` write to (pi binds an extension to its session). */
+  session: BoundSession | undefined;
   /** Runs every `turn_end` handler in order, each seeing the proposals before it, as pi does. */
   fireTurnEnd(event: TurnEndEventLike, ctx: ContextLike): Promise<TurnEndResultLike | undefined>;
   /** Runs every `context` handler in order; undefined when none changed the messages. */
   fireContext(event: ContextEventLike, ctx: ContextLike): Promise<{ messages: unknown[] } | undefined>;
+  /** Runs every `agent_settled` handler in order: pi settled and will not go on by itself. */
+  fireAgentSettled(event: AgentSettledEventLike, ctx: ContextLike): Promise<void>;
+  /** Runs every `session_start` handler in order (startup, reload, new, resume, fork). */
+  fireSessionStart(event: SessionStartEventLike, ctx: ContextLike): Promise<void>;
   tool(name: string): RecordedTool;
   command(name: string): CommandOptionsLike;
 }
 
-type OnArgs = [event: "turn_end", handler: TurnEndHandler] | [event: "context", handler: ContextHandler];
+type OnArgs =
+  | [event: "turn_end", handler: TurnEndHandler]
+  | [event: "context", handler: ContextHandler]
+  | [event: "agent_settled", handler: AgentSettledHandler]
+  | [event: "session_start", handler: SessionStartHandler];
 
-export function createFakePi(options: { activeTools?: string[] } = {}): FakePi {
+export interface FakePiOptions {
+  activeTools?: string[];
+  allTools?: ToolInfoLike[];
+  session?: BoundSession;
+  /** The timestamp of entries `appendEntry` and `sendMessage` write; default the wall clock. */
+  now?: () => string;
+}
+
+export function createFakePi(options: FakePiOptions = {}): FakePi {
   const turnEndHandlers: TurnEndHandler[] = [];
   const contextHandlers: ContextHandler[] = [];
+  const agentSettledHandlers: AgentSettledHandler[] = [];
+  const sessionStartHandlers: SessionStartHandler[] = [];
   const tools: RecordedTool[] = [];
   const commands = new Map<string, CommandOptionsLike>();
+  const appended: AppendedEntry[] = [];
+  const sent: SentMessage[] = [];
+  const messageRenderers = new Map<string, MessageRendererLike>();
+  const entryRenderers = new Map<string, EntryRendererLike>();
   const active = options.activeTools ?? ["read", "bash", "todo"];
+  const now = options.now ?? (() => new Date().toISOString());
 
   const pi: FakePi = {
     turnEndHandlers,
     contextHandlers,
+    agentSettledHandlers,
+    sessionStartHandlers,
     tools,
     commands,
+    appended,
+    sent,
+    messageRenderers,
+    entryRenderers,
     activeTools: [...active],
+    allTools: options.allTools ?? active.map((name) => ({ name, exposure: "direct" })),
+    session: options.session,
     on(...args: OnArgs) {
-      if (args[0] === "turn_end") turnEndHandlers.push(args[1]);
-      else contextHandlers.push(args[1]);
+      switch (args[0]) {
+        case "turn_end":
+          turnEndHandlers.push(args[1]);
+          break;
+        case "context":
+          contextHandlers.push(args[1]);
+          break;
+        case "agent_settled":
+          agentSettledHandlers.push(args[1]);
+          break;
+        case "session_start":
+          sessionStartHandlers.push(args[1]);
+          break;
+      }
     },
     registerTool(tool) {
       if (tools.some((known) => known.name === tool.name)) throw new Error(`tool ${tool.name} registered twice`);
@@ -182,6 +285,32 @@ export function createFakePi(options: { activeTools?: string[] } = {}): FakePi {
       commands.set(name, command);
     },
     getActiveTools: () => pi.activeTools,
+    getAllTools() {
+      const listed = new Set(pi.allTools.map((tool) => tool.name));
+      const own = tools.filter((tool) => !listed.has(tool.name)).map((tool) => ({ name: tool.name, exposure: tool.exposure ?? "direct" }));
+      return [...pi.allTools, ...own];
+    },
+    appendEntry(customType, data) {
+      appended.push({ customType, data });
+      pi.session?.append({ type: "custom", customType, data, timestamp: now() });
+    },
+    sendMessage(message, messageOptions) {
+      sent.push({ message, options: messageOptions });
+      pi.session?.append({
+        type: "custom_message",
+        customType: message.customType,
+        content: message.content,
+        display: message.display,
+        details: message.details,
+        timestamp: now(),
+      });
+    },
+    registerMessageRenderer(customType, renderer) {
+      messageRenderers.set(customType, renderer);
+    },
+    registerEntryRenderer(customType, renderer) {
+      entryRenderers.set(customType, renderer);
+    },
     async fireTurnEnd(event, ctx) {
       let entries: unknown[] = Array.isArray(event.entries) ? [...event.entries] : [];
       let proceed = event.continue === true;
@@ -210,6 +339,12 @@ export function createFakePi(options: { activeTools?: string[] } = {}): FakePi {
         }
       }
       return changed;
+    },
+    async fireAgentSettled(event, ctx) {
+      for (const handler of agentSettledHandlers) await handler(event, ctx);
+    },
+    async fireSessionStart(event, ctx) {
+      for (const handler of sessionStartHandlers) await handler(event, ctx);
     },
     tool(name) {
       const found = tools.find((tool) => tool.name === name);

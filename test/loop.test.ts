@@ -983,3 +983,14 @@ test("limitReached: the round limit is named first when several are reached, the
   assert.equal(named(seen({ settleRun: 1 }), { tokens: 0, cost: 0, minutes: 5 }), "maxMinutes");
   assert.equal(named(seen({ settleRun: 1 }), NO_SPEND), "idle");
 });
+
+test("applyCommand: resume and continue lift a wait, so the next question is a new stop, recorded again", () => {
+  for (const command of ["resume", "continue"] as const) {
+    const asked = ended(run(input({ memory: seen(), turn: settleTurn({ question: "Which one?" }) })));
+    assert.deepEqual(asked.memory.announced, ["question"]);
+    const lifted = applyCommand(asked.memory, command, facts({ idle: false }));
+    assert.deepEqual(lifted.memory.announced, [], command);
+    const again = ended(run(input({ memory: lifted.memory, turn: settleTurn({ question: "And now?" }) })));
+    assert.equal(again.record?.kind, "question", command);
+  }
+});

@@ -92,6 +92,8 @@ export interface SandboxOptions {
   isolatedTmp?: boolean;
   /** Extra environment variables for pi, over the sandbox's own. */
   env?: Record<string, string>;
+  /** The working directory, relative to the sandbox root; default "work" (e.g. "home/my-project"). */
+  cwd?: string;
 }
 
 /**
@@ -106,7 +108,7 @@ export function sandbox(options: SandboxOptions): Sandbox {
   const root = mkdtempSync(join(tmpdir(), "todo-loop-e2e-"));
   const home = join(root, "home");
   const agentDir = join(home, ".pi", "agent");
-  const cwd = join(root, "work");
+  const cwd = join(root, options.cwd ?? "work");
   const sessionDir = join(root, "sessions");
   const tmp = options.isolatedTmp ? join(root, "tmp") : COMPILE_CACHE;
   for (const dir of [agentDir, cwd, sessionDir, tmp, join(home, ".config")]) mkdirSync(dir, { recursive: true });

@@ -36,6 +36,8 @@ export interface Terminal {
   waitFor(match: RegExp | ((screen: string) => boolean), timeoutMs?: number, what?: string): Promise<string>;
   /** Whether the program is still running. */
   alive(): boolean;
+  /** Polls until the program has exited; rejects with the screen after `timeoutMs`. */
+  waitForExit(timeoutMs?: number): Promise<void>;
   stop(): void;
 }
 
@@ -79,6 +81,9 @@ export function startTerminal(options: TerminalOptions): Terminal {
   // The server starts with this environment, and the program inherits it from the server.
   tmux(socket, [
     "-f", "/dev/null",
+    // Before the program starts: pi asks tmux for extended-keys at start-up and warns when it is off.
+    "start-server", ";",
+    "set-option", "-g", "extended-keys", "on", ";",
     "new-session", "-d", "-s", "main",
     "-x", String(options.width ?? 140), "-y", String(options.height ?? 90),
     "-c", options.cwd,
@@ -94,6 +99,15 @@ export function startTerminal(options: TerminalOptions): Terminal {
       .split("\n")
       .map((line) => line.replace(/\s+$/, ""))
       .join("\n");
+  }
+
+  function alive(): boolean {
+    if (stopped) return false;
+    try {
+      return tmux(socket, ["display-message", "-p", "-t", "main", "#{pane_dead}"]).trim() === "0";
+    } catch {
+      return false;
+    }
   }
 
   return {
@@ -119,12 +133,12 @@ export function startTerminal(options: TerminalOptions): Terminal {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
     },
-    alive() {
-      if (stopped) return false;
-      try {
-        return tmux(socket, ["display-message", "-p", "-t", "main", "#{pane_dead}"]).trim() === "0";
-      } catch {
-        return false;
+    alive,
+    async waitForExit(timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (alive()) {
+        if (Date.now() > deadline) throw new Error(`the program did not exit within ${timeoutMs} ms; the screen:\n${capture(false)}`);
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
     },
     stop() {
