@@ -6,7 +6,7 @@
  * the seed and the case in every failure.
  *
  * Reproduce a failure: `PROPERTY_SEED=<seed> node --test test/property.test.ts` runs just that case
- * first in every property.
+ * first in every property. `PROPERTY_CASES=<n>` caps every property at n cases (mutation runs use it).
  */
 
 // ---- the PRNG ---------------------------------------------------------------------------------------
@@ -95,7 +95,9 @@ function seedsFor(property: string, count: number): number[] {
   const seeds: number[] = [];
   const pinned = process.env.PROPERTY_SEED;
   if (pinned !== undefined && /^\d+$/.test(pinned)) seeds.push(Number(pinned));
-  for (let index = 0; index < count; index++) seeds.push(caseSeed(property, index));
+  const cap = Number(process.env.PROPERTY_CASES);
+  const cases = Number.isInteger(cap) && cap > 0 ? Math.min(count, cap) : count;
+  for (let index = 0; index < cases; index++) seeds.push(caseSeed(property, index));
   return seeds;
 }
 
