@@ -809,3 +809,208 @@ test("junk: getEntry returning junk falls back to a full read", () => {
   const read = reader.read({ ...session, getBranch: () => session.getBranch(), getLeafId: () => session.getLeafId(), getEntry: () => "junk" });
   assert.equal(openCount(read.snapshot.list), 2);
 });
+
+// ---- the reader's guards: waits, diagnostics, work, and reading a session ---------------------------
+
+import type { SessionManagerLike } from "../src/pi.ts";
+import { customEntry as stateEntry } from "./builders.ts";
+
+test("waiting: a { waiting: true, reason } result of another tool is no block", () => {
+  const lookalike = toolResult("ask_user", { v: 1, waiting: true, reason: "which region?", anchor: "u1" });
+  assert.equal(readSnapshot(chain(user("u", { id: "u1" }), assistant(), lookalike)).waiting, undefined);
+});
+
+test("waiting: a block result that does not say waiting: true is no wait, whatever its reason", () => {
+  for (const details of [{ reason: "which region?" }, { waiting: false, reason: "which region?" }, { waiting: "true", reason: "which region?" }, { waiting: true }, { waiting: true, reason: 5 }]) {
+    assert.equal(readSnapshot(chain(user("u", { id: "u1" }), assistant(), toolResult("todo_loop_block", details))).waiting, undefined, JSON.stringify(details));
+  }
+});
+
+test("waiting: later tool results of other tools do not lift a wait; only a marker, a control or a new message does", () => {
+  const snapshot = readSnapshot(
+    chain(user("u", { id: "u1" }), assistant(), blockResult("which region?", "u1"), toolResult("bash", { exitCode: 0 }), todoResult({ tasks: TWO_OPEN }), assistant()),
+  );
+  assert.deepEqual(snapshot.waiting, { reason: "which region?", asked: false });
+});
+
+test("listState: other tools' results and errored todo results are not the todo tool being used", () => {
+  const branches: Entry[][] = [
+    chain(user(), assistant(), toolResult("bash", { exitCode: 0 })),
+    chain(user(), assistant(), todoResult({ tasks: [], isError: true })),
+    chain(user(), assistant(), toolResult("todo", { junk: true }, { isError: true })),
+  ];
+  for (const entries of branches) {
+    const snapshot = readSnapshot(entries);
+    assert.equal(snapshot.todoToolUsed, false);
+    assert.equal(snapshot.unreadTodoResults, false);
+    assert.deepEqual(listState(snapshot, false), { kind: "none", why: "no-tool" });
+    assert.deepEqual(listState(snapshot, true), { kind: "none", why: "unused" });
+  }
+});
+
+test("listState: a successful todo result in an unread shape says so even when no todo tool is active now", () => {
+  const snapshot = readSnapshot(chain(user(), assistant(), toolResult("todo", { tasks: "all of them", nextId: 2 })));
+  assert.equal(snapshot.todoToolUsed, true);
+  assert.deepEqual(listState(snapshot, false), { kind: "none", why: "unreadable" });
+});
+
+test("listState: a successful, readable todo result that was later cleared is the todo tool used, the list emptied", () => {
+  const snapshot = readSnapshot(chain(user(), assistant(), todoResult({ tasks: TWO_OPEN }), rpivClear()));
+  assert.deepEqual(listState(snapshot, false), { kind: "none", why: "emptied" });
+});
+
+test("hadWork: a list cleared or finished after the anchor, with no open task at any point since, is no work", () => {
+  assert.equal(readSnapshot(chain(user(), assistant(), rpivClear())).hadWork, false);
+  assert.equal(readSnapshot(chain(user(), assistant(), rpivState([task({ id: 1, status: "completed" })]))).hadWork, false);
+  assert.equal(readSnapshot(chain(user(), assistant(), rpivState(TWO_OPEN), rpivClear())).hadWork, true, "open at some point");
+});
+
+test("stop: a record of an unknown kind is known by its reason; a junk record by nothing", () => {
+  const snapshot = readSnapshot(
+    chain(
+      user("a", { id: "u1" }),
+      assistant(),
+      stopRecord({ reason: "stopped: something new", anchor: "u1", kind: "shiny" }),
+      stateEntry("todo-loop:stop", { kind: "clear" }),
+      stateEntry("todo-loop:stop", "stopped: list is clear"),
+    ),
+  );
+  assert.deepEqual(snapshot.announced, ["reason:stopped: something new"]);
+});
+
+test("stop: a record is counted once however often it is written", () => {
+  const record = stopRecord({ reason: "stopped: list is clear", anchor: "u1", kind: "clear" });
+  const snapshot = readSnapshot(chain(user("a", { id: "u1" }), assistant(), record, assistant(), { ...record }));
+  assert.deepEqual(snapshot.announced, ["clear"]);
+});
+
+test("stop: a kinded limit record without a limit name is the limit kind alone", () => {
+  const snapshot = readSnapshot(chain(user("a", { id: "u1" }), assistant(), stateEntry("todo-loop:stop", { v: 1, kind: "limit", reason: "stopped: …", limit: 5 })));
+  assert.deepEqual(snapshot.announced, ["limit"]);
+});
+
+test("stop: a question record whose reason is not the agent-asked wording waits on the whole reason", () => {
+  const snapshot = readSnapshot(chain(user("a", { id: "u1" }), assistant(), stopRecord({ reason: "Shall I go on?", anchor: "u1", kind: "question" })));
+  assert.deepEqual(snapshot.waiting, { reason: "Shall I go on?", asked: true });
+});
+
+test("markers: a marker's counts must be whole numbers of at least 0; anything else falls back", () => {
+  const odd: Entry = { type: "custom_message", customType: "todo-loop:continue", content: "x", display: false, details: { v: 1, round: -1, idle: 1.5, stale: "3" } };
+  const snapshot = readSnapshot(chain(user("a", { id: "u1" }), assistant(), marker({ round: 2, anchor: "u1", idle: 2, stale: 4 }), assistant(), odd));
+  assert.equal(snapshot.round, 3, "one more than the marker before");
+  assert.equal(snapshot.idle, 1);
+  assert.equal(snapshot.stale, 0);
+  const zero = readSnapshot(chain(user("a", { id: "u1" }), assistant(), marker({ round: 0, anchor: "u1", idle: 0, stale: 0 })));
+  assert.deepEqual([zero.round, zero.idle, zero.stale], [0, 0, 0]);
+});
+
+test("spend: only positive finite figures count; the parts are summed only when there is no total", () => {
+  const snapshot = readSnapshot(
+    chain(
+      user(),
+      assistant({ rawUsage: { totalTokens: -5, input: 2, output: 3, cacheRead: Number.NaN, cacheWrite: "4", cost: { total: -1 } } }),
+      assistant({ rawUsage: { totalTokens: 10, input: 100, cost: { total: 0.5 } } }),
+      assistant({ rawUsage: { input: Number.POSITIVE_INFINITY, output: 1, cost: 2 } }),
+    ),
+  );
+  assert.equal(snapshot.tokens, 5 + 10 + 1);
+  assert.equal(snapshot.cost, 0.5);
+});
+
+test("time: a reply without a timestamp keeps the newest known reply time", () => {
+  const snapshot = readSnapshot(
+    chain(user("a", { timestamp: "2026-12-01T10:00:00.000Z" }), assistant({ timestamp: "2026-12-01T10:05:00.000Z" }), assistant({ timestamp: "junk" })),
+  );
+  assert.equal(snapshot.replyTime, Date.parse("2026-12-01T10:05:00.000Z"));
+});
+
+/** A session manager without the incremental calls, as older pi versions have it. */
+function branchOnly(session: ReturnType<typeof createSession>, withLeaf: boolean): SessionManagerLike {
+  return withLeaf ? { getBranch: () => session.getBranch(), getLeafId: () => session.getLeafId() } : { getBranch: () => session.getBranch() };
+}
+
+test("branch reader: without getEntry every read is a full read that still tells appended from switched", () => {
+  for (const withLeaf of [true, false]) {
+    const session = createSession(chain(user("a", { id: "u1" }), assistant({ id: "a1" })));
+    const reader = createBranchReader();
+    const manager = branchOnly(session, withLeaf);
+    assert.equal(reader.read(manager).change, "first");
+    session.append(todoResult({ tasks: TWO_OPEN, id: "t1" }));
+    const appended = reader.read(manager);
+    assert.equal(appended.change, "appended", `getLeafId: ${withLeaf}`);
+    assert.equal(openCount(appended.snapshot.list), 2);
+    session.moveTo("u1");
+    session.append(assistant({ id: "a2", usage: { totalTokens: 4 } }));
+    const switched = reader.read(manager);
+    assert.equal(switched.change, "switched", `getLeafId: ${withLeaf}`);
+    assert.equal(switched.snapshot.list, undefined);
+    assert.equal(switched.snapshot.tokens, 4);
+  }
+});
+
+test("branch reader: an unchanged leaf is 'same' only when the session names its leaf", () => {
+  const session = createSession(chain(user("a", { id: "u1" }), assistant({ id: "a1" })));
+  const reader = createBranchReader();
+  reader.read(branchOnly(session, false));
+  assert.equal(reader.read(branchOnly(session, false)).change, "appended", "no leaf id: the whole branch is read and the old leaf found on it");
+  const named = createBranchReader();
+  named.read(session);
+  assert.equal(named.read(session).change, "same");
+});
+
+test("branch reader: a walk back of up to 10,000 appended entries is incremental; a longer one is a full read", () => {
+  for (const [count, fullReads] of [
+    [10_000, 0],
+    [10_001, 1],
+  ] as const) {
+    const session = createSession(chain(user("a", { id: "u1" }), assistant({ id: "a1" })));
+    const reader = createBranchReader();
+    reader.read(session);
+    const before = session.branchReads;
+    const added: Entry[] = [];
+    for (let index = 0; index < count; index++) added.push(assistant({ usage: { totalTokens: 1 } }));
+    session.append(...added);
+    const read = reader.read(session);
+    assert.equal(read.change, "appended");
+    assert.equal(read.snapshot.tokens, count);
+    assert.equal(session.branchReads - before, fullReads, `${count} appended`);
+  }
+});
+
+test("branch reader: a cyclic parentId chain ends the walk in a full read, never a hang", () => {
+  const session = createSession(chain(user("a", { id: "u1" }), assistant({ id: "a1" })));
+  const reader = createBranchReader();
+  reader.read(session);
+  const loopA = { ...assistant({ id: "x1" }), parentId: "x2" };
+  const loopB = { ...assistant({ id: "x2" }), parentId: "x1" };
+  const entries = new Map<string, unknown>([
+    ["x1", loopA],
+    ["x2", loopB],
+  ]);
+  let reads = 0;
+  const cyclic: SessionManagerLike = {
+    getBranch: () => {
+      reads += 1;
+      return [user("a", { id: "u1" }), loopA, loopB];
+    },
+    getLeafId: () => "x1",
+    getEntry: (id) => entries.get(id),
+  };
+  const read = reader.read(cyclic);
+  assert.equal(reads, 1);
+  assert.equal(read.change, "switched");
+  assert.equal(read.snapshot.anchor, "u1");
+});
+
+test("branch reader: after an incremental read the next one starts from the new leaf", () => {
+  const session = createSession(chain(user("a", { id: "u1" }), assistant({ id: "a1" })));
+  const reader = createBranchReader();
+  reader.read(session);
+  session.append(assistant({ usage: { totalTokens: 2 } }));
+  assert.equal(reader.read(session).snapshot.tokens, 2);
+  session.append(assistant({ usage: { totalTokens: 3 } }));
+  const next = reader.read(session);
+  assert.equal(next.snapshot.tokens, 5);
+  assert.equal(next.snapshot.length, 4);
+  assert.equal(reader.read(session).change, "same");
+});
