@@ -1037,6 +1037,30 @@ const ITEM_SHAPES: readonly ItemShape[] = [
     bad: { id: BAD_ID.filter((value) => value !== undefined), content: BAD_TEXT, status: [undefined, 3, "done"], priority: [null, 1, {}] },
   },
   {
+    name: "Criogaid/pi-todos 0.1 todo result",
+    source: criogaidPiTodos,
+    entry: (items) => toolResult("todo", { todos: items }),
+    valid: { content: "Write tests", status: "pending", activeForm: "Writing tests" },
+    bad: { content: [...BAD_TEXT, "  "], status: [undefined, 3, "deleted"], activeForm: [null, 5, {}] },
+  },
+  {
+    name: "Criogaid/pi-todos tasks state entry",
+    source: criogaidPiTodosTasks,
+    entry: (items) => customEntry("pi-todos-tasks", { version: 1, tasks: items, highWaterMark: 9 }),
+    valid: { id: "9", subject: "Write tests", description: "", status: "in_progress", owner: "agent", blocks: ["1"], blockedBy: [] },
+    bad: {
+      id: [undefined, 9, "09", "0", "9a", "a9", "10"],
+      subject: BAD_TEXT,
+      description: [undefined, 5],
+      status: [undefined, 3, "deleted"],
+      activeForm: [null, 5],
+      owner: [null, 5],
+      blocks: [undefined, [1], "1"],
+      blockedBy: [[null]],
+      metadata: [null, 5, "x"],
+    },
+  },
+  {
     name: "@nguyenquangthai/pi-todo write result",
     source: quangthaiPiTodo,
     entry: (items) => toolResult("todo_write", { todos: items }),
@@ -1053,7 +1077,7 @@ test("adapters: every malformed field of an item (wrong type, missing, unknown s
         const item: Record<string, unknown> = { ...shape.valid };
         if (value === undefined) delete item[field];
         else item[field] = value;
-        assert.equal(shape.source.read(shape.entry([shape.valid, item])), undefined, `${shape.name}: ${field} = ${String(value)}`);
+        assert.equal(shape.source.read(shape.entry([item])), undefined, `${shape.name}: ${field} = ${String(value)}`);
       }
     }
   }
@@ -1062,7 +1086,7 @@ test("adapters: every malformed field of an item (wrong type, missing, unknown s
 test("adapters: a null or non-object item makes that state unreadable, never a throw", () => {
   for (const shape of ITEM_SHAPES) {
     for (const item of [null, 7, "task", [shape.valid]]) {
-      assert.equal(shape.source.read(shape.entry([shape.valid, item])), undefined, `${shape.name}: ${JSON.stringify(item)}`);
+      assert.equal(shape.source.read(shape.entry([item])), undefined, `${shape.name}: ${JSON.stringify(item)}`);
     }
   }
 });
@@ -1160,4 +1184,82 @@ test("sources: lists kept in custom entries are never made out of date by a code
   assert.equal(seenList(quangthai, toolResult("todo_write", { written: 0 })).kind, "list");
   assert.equal(seenList(ian, nestedCallsResult([{ name: "todo", status: "ok", arguments: { action: "clear" } }])).kind, "list");
   assert.equal(seenList(ian, toolResult("todo", { action: "update", task: { id: 1 } })).kind, "list");
+});
+
+test("criogaid tasks: a task id is a positive whole number without leading zeros, up to the high-water mark", () => {
+  const valid = { subject: "a", description: "", status: "pending", blocks: [], blockedBy: [] };
+  const read = (id: string, highWaterMark: number) => criogaidPiTodosTasks.read(customEntry("pi-todos-tasks", { version: 1, tasks: [{ ...valid, id }], highWaterMark }));
+  assert.deepEqual(summary(read("12", 12)), [["12", "a", true]]);
+  assert.deepEqual(summary(read("1", 40)), [["1", "a", true]]);
+  assert.equal(read("13", 12), undefined);
+});
+
+test("criogaid tasks: a snapshot with a high-water mark of 0 and no task is an empty list", () => {
+  assert.deepEqual(criogaidPiTodosTasks.read(customEntry("pi-todos-tasks", { version: 1, tasks: [], highWaterMark: 0 }))?.tasks, []);
+  assert.equal(criogaidPiTodosTasks.read(customEntry("pi-todos-tasks", { version: 1, tasks: [], highWaterMark: -1 })), undefined);
+});
+
+test("criogaid tasks: classify reads TaskCreate, TaskGet and TaskList as other calls; another tool's results are not its", () => {
+  for (const toolName of ["TaskCreate", "TaskGet", "TaskList"]) assert.equal(criogaidPiTodosTasks.classify(toolResultMessage(toolName, {})), "other", toolName);
+  assert.equal(criogaidPiTodosTasks.classify(toolResultMessage("TaskUpdate", {})), "other");
+  assert.equal(criogaidPiTodosTasks.classify(toolResultMessage("TaskDelete", {})), undefined);
+});
+
+test("criogaid 0.1: classify reads only its own tool's results in its own shape", () => {
+  assert.equal(criogaidPiTodos.classify(toolResultMessage("todo", { todos: [{ content: "a", status: "completed" }] })), "unlabelled");
+  assert.equal(criogaidPiTodos.classify(toolResultMessage("todos", { todos: [{ content: "a", status: "completed" }] })), undefined);
+  assert.equal(criogaidPiTodos.classify(toolResultMessage("todo", { todos: [{ content: "a", status: "done" }] })), undefined);
+});
+
+test("criogaid 0.1: a script's todo call is read only from its arguments exactly as the tool takes them", () => {
+  const call = (args: unknown) => criogaidPiTodos.read(nestedCallsResult([{ name: "todo", status: "ok", arguments: args }]));
+  assert.deepEqual(summary(call({ todos: [{ content: " a ", status: "pending", activeForm: "  " }] })), [["#1", "a", true]]);
+  assert.equal(call({ todos: [{ content: "a", status: "pending" }], merge: true }), undefined, "another argument");
+  assert.equal(call({ todos: [null] }), undefined, "a null item");
+  assert.equal(call({ todos: [{ content: 5, status: "pending" }] }), undefined, "non-string content");
+  assert.equal(call({ todos: [{ content: "a", status: "pending", activeForm: 5 }] }), undefined, "non-string activeForm");
+  assert.equal(call("{not json"), undefined, "unparsable arguments");
+});
+
+test("criogaid 0.1: one unreadable todo call makes the script's whole record untrusted, even after a readable one", () => {
+  const entry = nestedCallsResult([
+    { name: "todo", status: "ok", arguments: { todos: [{ content: "a", status: "pending" }] } },
+    { name: "todo", status: "ok", arguments: { action: "create", subject: "b" } },
+  ]);
+  assert.equal(criogaidPiTodos.read(entry), undefined);
+});
+
+test("criogaid 0.1: another tool's call with the same arguments, or a record outside a tool result, is not its list", () => {
+  const todos = { todos: [{ content: "a", status: "pending" }] };
+  assert.equal(criogaidPiTodos.read(nestedCallsResult([{ name: "todo_write", status: "ok", arguments: todos }])), undefined);
+  const script = nestedCallsResult([{ name: "todo", status: "ok", arguments: todos }]);
+  assert.ok(criogaidPiTodos.read(script));
+  const message = { ...script.message, role: "assistant" };
+  assert.equal(criogaidPiTodos.read({ ...script, message }), undefined, "an assistant message");
+  assert.equal(criogaidPiTodos.read({ ...script, type: "custom_message" }), undefined, "not a message entry");
+});
+
+test("criogaid: each list names its tool, and what leaves it out of date follows where it lives", () => {
+  const todo = criogaidResult([{ content: "a", status: "pending" }]);
+  const tasks = criogaidTasksState([{ id: "1", subject: "a", status: "pending" }]);
+  const todoState = seenList(todo);
+  const tasksState = seenList(tasks);
+  assert.equal(todoState.kind === "list" ? todoState.tool : todoState.kind, "todo");
+  assert.equal(tasksState.kind === "list" ? tasksState.tool : tasksState.kind, "TaskUpdate");
+  // 0.1 keeps its list in tool results: an unreadable result or a script's unreadable call leaves it out of date.
+  assert.deepEqual(seenList(todo, toolResult("todo", { todos: "x" })), { kind: "out-of-date", why: "unreadable", open: 1, source: "criogaid-pi-todos" });
+  assert.deepEqual(seenList(todo, nestedCallsResult([{ name: "todo", status: "ok", arguments: { action: "create" } }])), {
+    kind: "out-of-date",
+    why: "codemode",
+    open: 1,
+    source: "criogaid-pi-todos",
+  });
+  // The task tools keep theirs in custom entries: only an unreadable entry of that type does.
+  assert.equal(seenList(tasks, nestedCallsResult([{ name: "TaskUpdate", status: "ok", arguments: { id: "1" } }])).kind, "list");
+  assert.deepEqual(seenList(tasks, customEntry("pi-todos-tasks", { version: 1, tasks: [{ id: "1" }], highWaterMark: 1 })), {
+    kind: "out-of-date",
+    why: "unreadable",
+    open: 1,
+    source: "criogaid-pi-todos-tasks",
+  });
 });
