@@ -1263,3 +1263,49 @@ test("criogaid: each list names its tool, and what leaves it out of date follows
     source: "criogaid-pi-todos-tasks",
   });
 });
+
+test("plan-mode: a null or non-object step, or toolsBeforePlanMode with any non-name, is unreadable", () => {
+  const step = { step: 1, text: "a", completed: false };
+  for (const data of [
+    { enabled: false, executing: true, todos: [step, null] },
+    { enabled: false, executing: true, todos: [step, "2. b"] },
+    { enabled: true, executing: false, todos: [], toolsBeforePlanMode: ["read", 5] },
+    { enabled: true, executing: false, todos: [], toolsBeforePlanMode: "read" },
+  ]) {
+    assert.equal(planMode.read(customEntry("plan-mode", data)), undefined, JSON.stringify(data));
+  }
+  assert.equal(planMode.read(customEntry("plan-mode", { enabled: true, executing: false, todos: [], toolsBeforePlanMode: ["read", "bash"] }))?.planning, true);
+});
+
+test("plan-mode: an executing entry without todos is an executing plan with no step", () => {
+  assert.deepEqual(planMode.read(customEntry("plan-mode", { enabled: false, executing: true }))?.tasks, []);
+});
+
+test("plan-mode: the marks take any number of digits, and spaces and the colon only where plan-mode allows them", () => {
+  assert.deepEqual(doneSteps("[DONE3]"), [3]);
+  assert.deepEqual(doneSteps("[DONE 12]"), [12]);
+  assert.deepEqual(doneSteps("[DONE  :  4]"), [4]);
+  assert.deepEqual(doneSteps("Done: 12"), [12]);
+  assert.deepEqual(doneSteps("Step 2  done. Step 3 is  complete. Step 14 finished"), [2, 3, 14]);
+  for (const reply of ["[DONE-3]", "[DONE:-3]", "[DONE.3]", "DONE-: 3", "Done!: 4", "[DONE 3.5]"]) assert.deepEqual(doneSteps(reply), [], reply);
+});
+
+test("plan-mode: the whole-plan phrasings allow any run of spaces between their words", () => {
+  for (const reply of ["all  steps done", "all steps  done", "All steps is done", "all steps is  done", "plan  complete", "the plan is  done"]) {
+    assert.equal(saysPlanComplete(reply), true, reply);
+  }
+  for (const reply of ["allsteps done", "all stepsdone", "plancomplete"]) assert.equal(saysPlanComplete(reply), false, reply);
+});
+
+test("plan-mode: a mark closes the first step as well as any other", () => {
+  const steps = [
+    { step: 1, text: "a", completed: false },
+    { step: 2, text: "b", completed: false },
+  ];
+  const list = planMode.read(customEntry("plan-mode", { enabled: false, executing: true, todos: steps }));
+  assert.ok(list);
+  assert.deepEqual(summary(applyPlanReply(list, "[DONE:1]")), [
+    ["1", "a", false],
+    ["2", "b", true],
+  ]);
+});
