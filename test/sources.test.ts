@@ -1309,3 +1309,61 @@ test("plan-mode: a mark closes the first step as well as any other", () => {
     ["2", "b", true],
   ]);
 });
+
+test("tintinweb: optional task fields of the right type read; a missing nextId is allowed; ids must be ids", () => {
+  const full = { id: 3, subject: "a", description: "d", status: "pending", activeForm: "doing a", owner: "agent-1", blocks: ["1"], blockedBy: [], metadata: {}, createdAt: 1, updatedAt: 2 };
+  const parsed = parseTasksFile(JSON.stringify({ nextId: 4, tasks: [full] }));
+  assert.ok(parsed !== "unreadable");
+  assert.deepEqual(summary(parsed), [["3", "a", true]]);
+  const noNextId = parseTasksFile(JSON.stringify({ tasks: [full] }));
+  assert.ok(noNextId !== "unreadable");
+  assert.equal(noNextId.tasks.length, 1);
+  for (const id of [null, true, {}]) assert.equal(parseTasksFile(JSON.stringify({ nextId: 2, tasks: [{ ...full, id }] })), "unreadable", String(id));
+  assert.equal(parseTasksFile(JSON.stringify({ nextId: 2, tasks: [{ ...full, id: undefined }] })), "unreadable", "no id");
+  assert.equal(parseTasksFile(JSON.stringify({ nextId: 2, tasks: [{ ...full, blockedBy: ["1", 2] }] })), "unreadable", "a non-id in blockedBy");
+});
+
+test("tintinweb: PI_TASKS=off and taskScope memory mean no file at all; an empty PI_TASKS is as if unset", () => {
+  const dirs = tasksDirs();
+  try {
+    assert.deepEqual(tasksFileCandidates({ ...dirs, env: { ...dirs.env, PI_TASKS: "off" } }), []);
+    const unset = tasksFileCandidates(dirs);
+    assert.equal(unset.length, 2);
+    assert.deepEqual(tasksFileCandidates({ ...dirs, env: { ...dirs.env, PI_TASKS: "" } }), unset);
+    dirs.put(join(dirs.cwd, ".pi", "tasks-config.json"), JSON.stringify({ taskScope: "memory" }));
+    assert.deepEqual(tasksFileCandidates(dirs), []);
+  } finally {
+    dirs.cleanup();
+  }
+});
+
+test("tintinweb: a location whose folder is a file is skipped for the next one", () => {
+  const dirs = tasksDirs();
+  try {
+    dirs.put(join(dirs.agentDir, "tasks"), "not a folder");
+    const legacy = join(dirs.cwd, ".pi", "tasks", "tasks-s1.json");
+    dirs.put(legacy, ONE_OPEN);
+    assert.equal(readTasksFile(dirs)?.path, legacy);
+  } finally {
+    dirs.cleanup();
+  }
+});
+
+test("tintinweb: a result with empty details is as unlabelled as one with none", () => {
+  assert.equal(tintinwebPiTasks.classify(toolResultMessage("TaskList", {})), "unlabelled");
+  assert.equal(tintinwebPiTasks.classify(toolResultMessage("bash", {})), undefined);
+});
+
+test("sources: every source is found by its id, and /todoloop names it by its label", () => {
+  const labels: Array<[SourceId, string]> = [
+    ["rpiv-todo", "rpiv-todo"],
+    ["ian-pascoe-pi-todo", "@ian-pascoe/pi-todo"],
+    ["pi-example-todo", "pi example todo"],
+    ["quangthai-pi-todo", "@nguyenquangthai/pi-todo"],
+    ["criogaid-pi-todos", "pi-todos 0.1"],
+    ["criogaid-pi-todos-tasks", "pi-todos tasks"],
+    ["tintinweb-pi-tasks", "@tintinweb/pi-tasks"],
+    ["plan-mode", "pi plan-mode"],
+  ];
+  for (const [id, label] of labels) assert.equal(sourceLabel(id), label, id);
+});
