@@ -994,3 +994,19 @@ test("applyCommand: resume and continue lift a wait, so the next question is a n
     assert.equal(again.record?.kind, "question", command);
   }
 });
+
+// ---- guards of the decision: what a new message resets, what each stop and notice carries -----------
+
+test("align: a new anchor starts with no last reason, whatever the previous message's was", () => {
+  const stopped = seen({ anchor: "u0", last: { kind: "clear" } });
+  assert.deepEqual(align(stopped, branch({ anchor: "u2" }), false).last, { kind: "none" });
+  assert.deepEqual(align(stopped, branch({ anchor: "u2" }), true).last, { kind: "none" }, "also after a branch switch");
+});
+
+test("decide: §4.3 a delete warning counts the tasks that vanished when one call deleted several", () => {
+  const decision = run(input({ memory: seen(), turn: toolTurn({ calls: ["delete"], vanished: ["a", "b", "c"] }), list: EMPTIED }));
+  const notice = decision.notices[0];
+  assert.ok(notice?.kind === "emptied" && notice.how === "delete");
+  assert.equal(notice.count, 3);
+  assert.deepEqual(notice.texts, ["a", "b", "c"]);
+});

@@ -1367,3 +1367,34 @@ test("sources: every source is found by its id, and /todoloop names it by its la
   ];
   for (const [id, label] of labels) assert.equal(sourceLabel(id), label, id);
 });
+
+/** A @zhushanwen/pi-todo result: the full list of `{ id, text, status }` items with a numeric nextId. */
+function zhushanwenTodos(todos: unknown[], action = "add", toolName = "todo"): Entry {
+  return toolResult(toolName, { action, todos, nextId: todos.length + 1 });
+}
+
+test("zhushanwen: an empty list left by update or delete (actions pi's example lacks) is its own", () => {
+  for (const action of ["update", "delete"]) assert.deepEqual(zhushanwenPiTodo.read(zhushanwenTodos([], action))?.tasks, [], action);
+  assert.equal(zhushanwenPiTodo.read(zhushanwenTodos([], "add")), undefined, "an empty list of a shared action is pi's example's");
+});
+
+test("zhushanwen: a list of done-only items is pi's example's shape, whatever the action", () => {
+  assert.equal(zhushanwenPiTodo.read(zhushanwenTodos([{ id: 1, text: "a", done: true }], "update")), undefined);
+});
+
+test("zhushanwen: its shape from a tool not named todo is not its list nor its call; another shape is not its call", () => {
+  const item = { id: 1, text: "a", status: "pending" };
+  assert.ok(zhushanwenPiTodo.read(zhushanwenTodos([item])));
+  assert.equal(zhushanwenPiTodo.read(zhushanwenTodos([item], "add", "todos")), undefined);
+  assert.equal(zhushanwenPiTodo.classify(toolResultMessage("todos", { action: "delete", todos: [item], nextId: 2 })), undefined);
+  assert.equal(zhushanwenPiTodo.classify(toolResultMessage("todo", rpivDetails({ tasks: [task({ id: 1 })], action: "delete" }))), undefined);
+});
+
+test("zhushanwen: its list names the tool todo and, kept in tool results, goes out of date on an unreadable result or a script's call", () => {
+  const list = zhushanwenTodos([{ id: 1, text: "a", status: "pending" }]);
+  const state = seenList(list);
+  assert.equal(state.kind === "list" ? `${state.source} ${state.tool}` : state.kind, "zhushanwen-pi-todo todo");
+  assert.equal(seenList(list, toolResult("todo", { action: "update", nextId: 2 })).kind, "out-of-date");
+  assert.equal(seenList(list, nestedCallsResult([{ name: "todo", status: "ok", arguments: { action: "update", id: 1 } }])).kind, "out-of-date");
+  assert.equal(sourceLabel("zhushanwen-pi-todo"), "@zhushanwen/pi-todo");
+});
