@@ -45,6 +45,8 @@ interface Target {
   readonly skipLines?: RegExp;
   /** Tests not run for this file (`--test-skip-pattern`): slow ones that pin other files. */
   readonly skipTests?: string;
+  /** Test files that set process-wide state (the agent dir), so they run in a process of their own. */
+  readonly alone?: readonly string[];
 }
 
 type GroupName = "core" | "support";
@@ -59,7 +61,13 @@ const SOURCE_TESTS = ["test/sources.test.ts", "test/state.test.ts"];
 const ADAPTER_PROPERTIES = "^(kill switch|junk: turn_end|handlers:)";
 
 const TARGETS: readonly Target[] = [
-  { file: "src/loop.ts", tests: ["test/loop.test.ts", "test/property.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
+  {
+    file: "src/loop.ts",
+    tests: ["test/loop.test.ts", "test/property.test.ts"],
+    alone: ["test/context-hook.test.ts"],
+    group: "core",
+    skipTests: ADAPTER_PROPERTIES,
+  },
   { file: "src/question.ts", tests: ["test/question.test.ts"], group: "core" },
   { file: "src/state.ts", tests: ["test/state.test.ts", "test/property.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
   { file: "src/sources/types.ts", tests: SOURCE_TESTS, group: "core" },
@@ -171,16 +179,15 @@ function mutateRanges(target: Target): string[] {
   return ranges;
 }
 
+/** The test command: the shared-process files first, then each file that needs a process of its own. */
+function testCommand(target: Target): string {
+  const node = [`PROPERTY_CASES=${PROPERTY_CASES}`, JSON.stringify(process.execPath), "--test", "--test-reporter=dot"];
+  const shared = [...node, "--experimental-test-isolation=none", ...(target.skipTests ? [`'--test-skip-pattern=${target.skipTests}'`] : []), ...target.tests];
+  return [shared, ...(target.alone ?? []).map((file) => [...node, file])].map((words) => words.join(" ")).join(" && ");
+}
+
 function strykerConfig(target: Target, report: string): Record<string, unknown> {
-  const command = [
-    `PROPERTY_CASES=${PROPERTY_CASES}`,
-    JSON.stringify(process.execPath),
-    "--test",
-    "--experimental-test-isolation=none",
-    "--test-reporter=dot",
-    ...(target.skipTests ? [`'--test-skip-pattern=${target.skipTests}'`] : []),
-    ...target.tests,
-  ].join(" ");
+  const command = testCommand(target);
   return {
     $schema: "./node_modules/@stryker-mutator/core/schema/stryker-schema.json",
     testRunner: "command",
@@ -253,7 +260,7 @@ function runTarget(bin: string, target: Target): FileResult {
   const config = join(WORK, `stryker.${name}.json`);
   rmSync(join(ROOT, report), { force: true });
   writeFileSync(config, `${JSON.stringify(strykerConfig(target, report), null, 2)}\n`);
-  console.log(`\n=== ${target.file} ← ${target.tests.join(" + ")} ===`);
+  console.log(`\n=== ${target.file} ← ${[...target.tests, ...(target.alone ?? [])].join(" + ")} ===`);
   const started = Date.now();
   const result = spawnSync(process.execPath, [bin, "run", config], { cwd: ROOT, stdio: "inherit" });
   const seconds = (Date.now() - started) / 1000;
@@ -286,7 +293,7 @@ function main(): number {
   const tests = args.find((arg) => arg.startsWith("--tests="))?.slice("--tests=".length).split(",").filter((file) => file !== "");
   const all = [...TARGETS.filter((target) => existsSync(join(ROOT, target.file))), ...sourceTargets()];
   const chosen = names.length > 0 ? all.filter((target) => names.includes(target.file)) : all;
-  const selected = tests ? chosen.map((target) => ({ ...target, tests })) : chosen;
+  const selected = tests ? chosen.map((target) => ({ ...target, tests, alone: [] })) : chosen;
   const unknown = names.filter((name) => !all.some((target) => target.file === name));
   if (unknown.length > 0) {
     console.error(`not a mutated file: ${unknown.join(", ")} (known: ${all.map((target) => target.file).join(", ")})`);
