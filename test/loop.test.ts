@@ -1010,3 +1010,68 @@ test("decide: §4.3 a delete warning counts the tasks that vanished when one cal
   assert.equal(notice.count, 3);
   assert.deepEqual(notice.texts, ["a", "b", "c"]);
 });
+
+import { stopKey } from "../src/loop.ts";
+
+test("decide: §4.6 an out-of-date list with open tasks is work: its stop is recorded with the older list's open count", () => {
+  const stale: ListState = { kind: "out-of-date", why: "unreadable", open: 2, source: "rpiv-todo" };
+  const decision = run(input({ memory: memory(), list: stale }));
+  assert.equal(decision.memory.hadWork, true);
+  const end = ended(decision);
+  assert.equal(end.record?.open, 2);
+  assert.deepEqual(end.notice && noticeName(end.notice), "stop:warning");
+});
+
+test("decide: every stop but a clear list is announced as a warning (no list, out of date, out of reach, a question rebuilt from the branch)", () => {
+  const cases: DecideInput[] = [
+    input({ memory: seen(), list: EMPTIED }),
+    input({ memory: seen(), list: { kind: "out-of-date", why: "codemode", open: 2, source: "rpiv-todo" } }),
+    input({ memory: seen(), tools: { active: ["read"], registered: [] } }),
+    input({ memory: seen({ waiting: { reason: "Which one?", asked: true } }) }),
+  ];
+  for (const given of cases) {
+    const end = ended(run(given));
+    assert.equal(end.notice?.kind === "stop" ? end.notice.level : "none", "warning", end.record?.reason);
+  }
+  const clear = ended(run(input({ memory: seen(), list: CLEAR })));
+  assert.equal(clear.notice?.kind === "stop" ? clear.notice.level : "none", "info");
+});
+
+test("toolReachable: the exposure that counts is the named tool's, not another registered tool's", () => {
+  const registered = [
+    { name: "read", exposure: "codemode" },
+    { name: "todo", exposure: "direct" },
+  ];
+  assert.equal(toolReachable("todo", { active: ["codemode"], registered }), false);
+  assert.equal(toolReachable("todo", { active: ["codemode"], registered: [...registered].reverse() }), false);
+});
+
+test("stopKey: a limit stop is keyed by which limit when known; every other stop by its kind alone", () => {
+  assert.equal(stopKey("limit", "maxRounds"), "limit:maxRounds");
+  assert.equal(stopKey("limit"), "limit");
+  assert.equal(stopKey("clear", "maxRounds"), "clear");
+  assert.equal(stopKey("question"), "question");
+});
+
+test("applyBlock: the block is the last reason, with its reason", () => {
+  assert.deepEqual(applyBlock(seen(), "which region?").memory.last, { kind: "waiting", reason: "which region?", asked: false });
+});
+
+test("applyCommand: resume and continue lift a question wait too, so the next question is announced again", () => {
+  for (const command of ["resume", "continue"] as const) {
+    const asked = seen({ waiting: { reason: "Which one?", asked: true }, announced: ["question", "waiting", "clear"] });
+    const lifted = applyCommand(asked, command, facts({ idle: false }));
+    assert.deepEqual(lifted.memory.announced, ["clear"], command);
+  }
+});
+
+test("applyCommand: continue that cannot start says why (kill switch, nothing open)", () => {
+  assert.deepEqual(applyCommand(seen(), "continue", facts({ killSwitch: true })).reply, { kind: "cannot-continue", why: "kill-switch" });
+  assert.deepEqual(applyCommand(seen(), "continue", facts({ list: CLEAR })).reply, { kind: "cannot-continue", why: "nothing-open" });
+});
+
+test("applyCommand: a continue that starts a run is work for this message, and its nudge carries no hint", () => {
+  const started = applyCommand(memory({ hadWork: false }), "continue", facts());
+  assert.equal(started.memory.hadWork, true);
+  assert.equal(started.marker?.hint, false);
+});
