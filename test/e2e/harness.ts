@@ -277,12 +277,20 @@ export function callTools(...calls: Array<{ name: string; args: Record<string, u
   return { text: "Working.", calls };
 }
 
+/** A marker's `details` (0.2): the loop state when it was written; never sent to the model. */
 export interface MarkerDetails {
   v: number;
   round: number;
   anchor: string;
   open: number;
+  total: number;
+  /** maxRounds when set, else null. */
+  cap: number | null;
   hint: boolean;
+  /** Replies in a row without a tool call, this one included. */
+  idle: number;
+  /** Replies since the list last changed. */
+  stale: number;
 }
 
 /** The `details` of every marker, in order. */
@@ -295,7 +303,11 @@ export function markerRounds(entries: readonly EntryRecord[]): number[] {
   return markerDetails(entries).map((details) => details.round);
 }
 
+/** A stop record's `data` (0.2: `v` and `kind`, plus `limit` for a limit stop; 0.1 records had neither). */
 export interface StopData {
+  v?: number;
+  kind?: string;
+  limit?: string;
   reason: string;
   round: number;
   open: number;
