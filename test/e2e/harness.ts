@@ -361,6 +361,15 @@ export async function untilRequests(box: Sandbox, count: number, timeoutMs = RPC
   }
 }
 
+/** Resolves once `done()` holds, polling; fails naming `what` after `timeoutMs`. */
+export async function until(what: string, done: () => boolean, timeoutMs = RPC_WAIT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 20));
+  }
+}
+
 /**
  * The checks every scenario passes, from what the model actually received and what the session holds:
  * no two assistant messages in a row; no marker right before a user-role message; markers hidden and
