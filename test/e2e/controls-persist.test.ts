@@ -41,10 +41,6 @@ async function status(rpc: RpcSession): Promise<string> {
   return (await rpc.command("status"))[0]?.message ?? "";
 }
 
-function lines(report: string): string[] {
-  return report.split("\n");
-}
-
 /** Runs pi's reload flow with the next phase's script in place. */
 async function reload(box: Sandbox, rpc: RpcSession, next: readonly ScriptStep[]): Promise<void> {
   writeFileSync(box.scriptPath, JSON.stringify(next));
