@@ -39,7 +39,7 @@ test("/todoloop continue after a maxRounds stop, the limit unchanged: exactly on
   await withRpc(t.signal, { script, config: { maxRounds: 1 } }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     assert.equal(requests(box).length, 3);
-    assert.deepEqual(await rpc.command("continue"), [CONTINUING]);
+    assert.deepEqual((await rpc.command("continue"))[0], CONTINUING, "the reply comes first (the run it starts may already have stopped when the command returns)");
     await rpc.waitSettled();
 
     const entries = await rpc.getEntries();
@@ -70,7 +70,7 @@ test("/todoloop continue after a maxRounds stop with the limit raised first: the
   await withRpc(t.signal, { script, config: { maxRounds: 1 } }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     writeFileSync(join(box.agentDir, "todo-loop.json"), JSON.stringify({ maxRounds: 3 }));
-    assert.deepEqual(await rpc.command("continue"), [CONTINUING]);
+    assert.deepEqual((await rpc.command("continue"))[0], CONTINUING, "the reply comes first (the run it starts may already have stopped when the command returns)");
     await rpc.waitSettled();
 
     const entries = await rpc.getEntries();
@@ -107,7 +107,7 @@ test("/todoloop continue while the loop waits on the agent's question: the wait 
   await withRpc(t.signal, { script }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     assert.match((await rpc.command("status"))[0]?.message ?? "", /^todo loop: waiting$/m);
-    assert.deepEqual(await rpc.command("continue"), [CONTINUING]);
+    assert.deepEqual((await rpc.command("continue"))[0], CONTINUING, "the reply comes first (the run it starts may already have stopped when the command returns)");
     await rpc.waitSettled();
     const entries = await rpc.getEntries();
     const [anchor] = userMessageIds(entries);
