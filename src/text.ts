@@ -33,9 +33,13 @@ const STALE: Record<StaleWhy, string> = {
   unreadable: "in a shape this extension does not read",
 };
 
-/** Minutes with at most one decimal, as a person writes them. */
+/**
+ * Minutes with at most one decimal, as a person writes them; a value that one decimal would show as 0
+ * (a limit of 0.02 minutes) keeps two significant digits instead.
+ */
 function minutes(value: number): string {
   const rounded = Math.round(value * 10) / 10;
+  if (rounded === 0 && value > 0) return String(Number(value.toPrecision(2)));
   return Number.isInteger(rounded) ? String(rounded) : rounded.toFixed(1);
 }
 

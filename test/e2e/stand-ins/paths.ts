@@ -12,6 +12,8 @@ export const OTHER_CONTINUATION = join(here, "other-continuation.ts");
 export const FIXED_USAGE = join(here, "usage.ts");
 /** `/e2e-hidden-turn` and `/e2e-reload-runtime`. */
 export const SESSION_CONTROL = join(here, "session-control.ts");
+/** `/e2e-deactivate <tool>`: takes a tool out of the active set mid-session. */
+export const TOOL_SWITCH = join(here, "tool-switch.ts");
 /** A `todo` tool whose results are in a shape no known todo tool uses. */
 export const UNKNOWN_SHAPE_TODO = join(here, "unknown-shape-todo.ts");
 /** @ian-pascoe/pi-todo's persistence, exactly. */
