@@ -58,6 +58,12 @@ function limitText(limit: LimitKey, used: number, max: number): string {
   }
 }
 
+const CANNOT_CONTINUE: Record<Extract<Reason, { kind: "cannot-continue" }>["why"], string> = {
+  "kill-switch": "not continuing: the kill switch is on",
+  "nothing-open": "not continuing: no task is open",
+  "out-of-date": "not continuing: the todo list is out of date; the model has to read it with its todo tool first",
+};
+
 function waitText(wait: Wait): string {
   return wait.asked ? `the agent asked: "${wait.reason}"` : wait.reason;
 }
@@ -100,9 +106,7 @@ export function describeReason(reason: Reason): string {
     case "requested":
       return reason.started ? "continuing at your request" : "resumed by user; the agent is busy, so the loop goes on when it next stops";
     case "cannot-continue":
-      return reason.why === "kill-switch"
-        ? "not continuing: the kill switch is on"
-        : "not continuing: no task is open";
+      return CANNOT_CONTINUE[reason.why];
     case "queued":
       return "not continuing: a queued message runs next";
     case "other-extension":

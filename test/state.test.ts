@@ -269,7 +269,7 @@ test("reader: fixture rpiv-todo/harness-rejected-calls (a rejected and an errore
   const state = listState(snapshot, true);
   assert.equal(state.kind, "none");
   assert.ok(state.kind === "none");
-  assert.notEqual(state.why, "emptied");
+  assert.equal(state.why, "unused", "a rejected call is no state, and no result in an unread shape either");
 });
 
 test("reader: fixture plan-mode/harness-planning (pi's real plan-mode, steps extracted, not yet executing) is a planning list, never open tasks", () => {
