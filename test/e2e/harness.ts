@@ -65,6 +65,8 @@ export interface RequestMessage {
 export interface LoggedRequest {
   step: number;
   messages: RequestMessage[];
+  /** Names of the tools declared to the model in this request. */
+  tools: string[];
 }
 
 export interface Sandbox {
