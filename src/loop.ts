@@ -43,7 +43,7 @@ export type Reason =
   | { readonly kind: "resumed" }
   | { readonly kind: "reset" }
   | { readonly kind: "requested"; readonly started: boolean }
-  | { readonly kind: "cannot-continue"; readonly why: "nothing-open" | "kill-switch" }
+  | { readonly kind: "cannot-continue"; readonly why: "nothing-open" | "kill-switch" | "out-of-date" }
   | { readonly kind: "queued" }
   | { readonly kind: "other-extension" };
 
@@ -371,7 +371,8 @@ export function decide(input: DecideInput): Decision {
   }
 
   const progress = list.signature !== memory.signature;
-  const settleRun = memory.settleRun + 1;
+  // A reply that changed the list did something, tool call or not (plan-mode closes steps in its text).
+  const settleRun = progress ? 1 : memory.settleRun + 1;
   memory = {
     ...memory,
     signature: list.signature,
@@ -503,6 +504,7 @@ export function applyCommand(memory: Memory, command: Command, facts: CommandFac
     case "continue": {
       if (facts.killSwitch) return { memory, reply: { kind: "cannot-continue", why: "kill-switch" }, record: false, marker: undefined };
       const { list } = facts;
+      if (list.kind === "out-of-date") return { memory, reply: { kind: "cannot-continue", why: "out-of-date" }, record: false, marker: undefined };
       if (list.kind !== "list" || list.open === 0) {
         return { memory, reply: { kind: "cannot-continue", why: "nothing-open" }, record: false, marker: undefined };
       }

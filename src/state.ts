@@ -221,12 +221,12 @@ function onToolResult(state: Mutable<Snapshot>, entry: SessionEntryLike, message
   const { toolName } = message;
   if (typeof toolName !== "string" || message.isError === true || !TODO_TOOL_NAMES.has(toolName)) return;
   state.todoToolUsed = true;
-  // Only results that should carry a list can be unreadable ones.
-  if (!RESULT_TOOL_NAMES.has(toolName) || readList(entry)) return;
+  // Only successful results that should carry a list can be unreadable ones (a rejected call is no state).
+  if (!RESULT_TOOL_NAMES.has(toolName) || !succeeded(message) || readList(entry)) return;
   state.unreadTodoResults = true;
   const source = state.list ? sourceOf(state.list.source) : undefined;
   // A successful result of the list's own tool that should carry the list, but cannot be read.
-  if (source?.resultsCarryList && source.toolNames.includes(toolName) && succeeded(message)) state.outOfDate = "unreadable";
+  if (source?.resultsCarryList && source.toolNames.includes(toolName)) state.outOfDate = "unreadable";
 }
 
 /** A tool result that is no error: not `isError`, no `details.error`, no `details.success === false`. */

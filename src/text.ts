@@ -33,9 +33,13 @@ const STALE: Record<StaleWhy, string> = {
   unreadable: "in a shape this extension does not read",
 };
 
-/** Minutes with at most one decimal, as a person writes them. */
+/**
+ * Minutes with at most one decimal, as a person writes them; a value that one decimal would show as 0
+ * (a limit of 0.02 minutes) keeps two significant digits instead.
+ */
 function minutes(value: number): string {
   const rounded = Math.round(value * 10) / 10;
+  if (rounded === 0 && value > 0) return String(Number(value.toPrecision(2)));
   return Number.isInteger(rounded) ? String(rounded) : rounded.toFixed(1);
 }
 
@@ -53,6 +57,12 @@ function limitText(limit: LimitKey, used: number, max: number): string {
       return assertNever(limit);
   }
 }
+
+const CANNOT_CONTINUE: Record<Extract<Reason, { kind: "cannot-continue" }>["why"], string> = {
+  "kill-switch": "not continuing: the kill switch is on",
+  "nothing-open": "not continuing: no task is open",
+  "out-of-date": "not continuing: the todo list is out of date; the model has to read it with its todo tool first",
+};
 
 function waitText(wait: Wait): string {
   return wait.asked ? `the agent asked: "${wait.reason}"` : wait.reason;
@@ -96,9 +106,7 @@ export function describeReason(reason: Reason): string {
     case "requested":
       return reason.started ? "continuing at your request" : "resumed by user; the agent is busy, so the loop goes on when it next stops";
     case "cannot-continue":
-      return reason.why === "kill-switch"
-        ? "not continuing: the kill switch is on"
-        : "not continuing: no task is open";
+      return CANNOT_CONTINUE[reason.why];
     case "queued":
       return "not continuing: a queued message runs next";
     case "other-extension":

@@ -295,9 +295,9 @@ const ROWS: readonly Row[] = [
     expect: { continue: true, marker: { round: 1, hint: false }, memory: { staleSettles: 0, signature: "sig-a", settleRun: 1 } },
   },
   {
-    rule: "§4.9 a settle whose signature differs from the last decision's is progress (staleSettles = 0, no hint)",
+    rule: "§4.9 a settle whose signature differs from the last decision's is progress (staleSettles = 0, no hint, the replies without work start again)",
     given: input({ memory: seen({ signature: "sig-old", staleSettles: 5, settleRun: 1 }) }),
-    expect: { continue: true, marker: { round: 1, hint: false }, memory: { staleSettles: 0, settleRun: 2 } },
+    expect: { continue: true, marker: { round: 1, hint: false }, memory: { staleSettles: 0, settleRun: 1 } },
   },
   {
     rule: "§4.9 the hint is due when settleRun reaches 2 with no progress",
@@ -993,6 +993,28 @@ test("applyCommand: resume and continue lift a wait, so the next question is a n
     const again = ended(run(input({ memory: lifted.memory, turn: settleTurn({ question: "And now?" }) })));
     assert.equal(again.record?.kind, "question", command);
   }
+});
+
+test("decide: §4.10 a reply that changed the list without a tool call (plan-mode's [DONE:n]) did work: the idle count starts again", () => {
+  const idle = limits({ maxIdleReplies: 3 });
+  const plan = (signature: string): ListState => ({ kind: "list", open: 3, total: 4, signature, source: "plan-mode", tool: undefined });
+  let state = run(input({ memory: memory(), limits: idle, list: plan("p1") }));
+  for (const signature of ["p2", "p3", "p4", "p5", "p6"]) {
+    state = run(input({ memory: state.memory, limits: idle, list: plan(signature) }));
+    assert.equal(state.continue, true, signature);
+    assert.equal(state.memory.settleRun, 1);
+  }
+  state = run(input({ memory: state.memory, limits: idle, list: plan("p6") }));
+  assert.equal(state.marker?.hint, true, "a reply that closed nothing gets the hint");
+  state = run(input({ memory: state.memory, limits: idle, list: plan("p6") }));
+  assert.equal(state.memory.last.kind, "idle");
+});
+
+test("applyCommand: continue on a list that is out of date refuses and says so", () => {
+  const result = applyCommand(seen(), "continue", facts({ list: { kind: "out-of-date", why: "codemode", open: 2, source: "rpiv-todo" } }));
+  assert.deepEqual(result.reply, { kind: "cannot-continue", why: "out-of-date" });
+  assert.equal(result.marker, undefined);
+  assert.equal(result.record, false);
 });
 
 // ---- guards of the decision: what a new message resets, what each stop and notice carries -----------

@@ -245,7 +245,9 @@ test(`decide() continues exactly on a completed settle with open tasks in reach,
   const count = forAll("decide-continue-iff", CASES * 2, (rng) => genInput(rng), (input) => {
     const now = effective(input);
     const { limits, spend, list, turn } = input;
-    const settleRun = now.settleRun + 1;
+    // A reply that changed the list did something: the count of replies without work starts again.
+    const progressed = list.kind === "list" && list.signature !== now.signature;
+    const settleRun = progressed ? 1 : now.settleRun + 1;
     const atLimit = (limits.maxRounds !== null && now.round >= limits.maxRounds)
       || (limits.maxTokens !== null && spend.tokens >= limits.maxTokens)
       || (limits.maxCost !== null && spend.cost >= limits.maxCost)
@@ -609,16 +611,21 @@ test(`sequences: decide() never asks for more than maxRounds continuations per h
   assert.ok(capped > count / 10, "the generator reaches the cap often");
 });
 
-test(`sequences: never more than maxIdleReplies − 1 continuations in a row without a tool turn (${CASES} sequences)`, (t) => {
+test(`sequences: never more than maxIdleReplies − 1 continuations in a row without a tool turn or a change of the list (${CASES} sequences)`, (t) => {
   let longest = 0;
   const count = forAll("sequence-idle", CASES, genSequence, (sequence) => {
     let inRow = 0;
+    let seen: string | undefined;
     const { maxIdleReplies } = sequence.limits;
     simulate(sequence, (event) => {
       if (event.kind === "human") inRow = 0;
       if (event.kind === "command" && event.command === "reset" && event.recorded) inRow = 0;
       if (event.kind !== "decided") return;
       if (event.input.turn.toolResults > 0) inRow = 0;
+      // A settle that saw the list change is work too (plan-mode closes steps in the reply's text).
+      const { list } = event.input;
+      if (list.kind === "list" && list.signature !== (event.input.memory?.signature ?? seen)) inRow = 0;
+      if (list.kind === "list" && event.input.turn.toolResults === 0) seen = event.decision.memory.signature;
       if (!event.decision.continue) return;
       inRow += 1;
       longest = Math.max(longest, inRow);

@@ -269,7 +269,7 @@ test("reader: fixture rpiv-todo/harness-rejected-calls (a rejected and an errore
   const state = listState(snapshot, true);
   assert.equal(state.kind, "none");
   assert.ok(state.kind === "none");
-  assert.notEqual(state.why, "emptied");
+  assert.equal(state.why, "unused", "a rejected call is no state, and no result in an unread shape either");
 });
 
 test("reader: fixture plan-mode/harness-planning (pi's real plan-mode, steps extracted, not yet executing) is a planning list, never open tasks", () => {
@@ -808,6 +808,56 @@ test("junk: getEntry returning junk falls back to a full read", () => {
   session.append(todoResult({ tasks: TWO_OPEN, id: "t1" }));
   const read = reader.read({ ...session, getBranch: () => session.getBranch(), getLeafId: () => session.getLeafId(), getEntry: () => "junk" });
   assert.equal(openCount(read.snapshot.list), 2);
+});
+
+// ---- out of date (SPEC §9) --------------------------------------------------------------------------
+
+test("out of date: an unknown status in a newer rpiv-todo result after a readable list makes the list out of date, never the older list", () => {
+  const snapshot = readSnapshot(
+    chain(user("a", { id: "u1" }), todoResult({ tasks: TWO_OPEN }), assistant(), todoResult({ tasks: [task({ id: 1, status: "failed" }), task({ id: 2 })] }), assistant()),
+  );
+  assert.equal(snapshot.outOfDate, "unreadable");
+  const state = listState(snapshot, true);
+  assert.deepEqual(state, { kind: "out-of-date", why: "unreadable", open: 2, source: "rpiv-todo" });
+});
+
+test("out of date: an unreadable entry of the list's own state type does the same; another source's entry does not", () => {
+  const own = readSnapshot(chain(user(), rpivState(TWO_OPEN), assistant(), rpivState([task({ id: 1, status: "blocked" })]), assistant()));
+  assert.equal(own.outOfDate, "unreadable");
+  const foreign = readSnapshot(chain(user(), rpivState(TWO_OPEN), assistant(), { type: "custom", customType: "pi-todo-state", data: { nextId: 1, tasks: [{ id: 1, title: "x", status: "weird" }] } }, assistant()));
+  assert.equal(foreign.outOfDate, undefined);
+  assert.equal(openCount(foreign.list), 2);
+});
+
+test("out of date: a rejected call of the list's tool is no state and leaves the list as it was", () => {
+  const snapshot = readSnapshot(chain(user(), todoResult({ tasks: TWO_OPEN }), assistant(), toolResult("todo", { action: "update", error: "#9 not found", tasks: [], nextId: 3 }), assistant()));
+  assert.equal(snapshot.outOfDate, undefined);
+  assert.equal(openCount(snapshot.list), 2);
+});
+
+test("out of date: a codemode result that names the list's tool, or says its calls are incomplete, makes it out of date; the next readable state ends it", () => {
+  const codemode = (calls: unknown[], complete: boolean) => ({
+    type: "message",
+    message: { role: "toolResult", toolName: "codemode", content: [], details: {}, isError: false, nestedCalls: { calls, complete } },
+  });
+  const named = readSnapshot(chain(user(), todoResult({ tasks: TWO_OPEN }), assistant(), codemode([{ id: "c1", name: "todo", status: "done" }], true), assistant()));
+  assert.equal(named.outOfDate, "codemode");
+  const incomplete = readSnapshot(chain(user(), todoResult({ tasks: TWO_OPEN }), assistant(), codemode([{ id: "c1", name: "read", status: "done" }], false), assistant()));
+  assert.equal(incomplete.outOfDate, "codemode");
+  const other = readSnapshot(chain(user(), todoResult({ tasks: TWO_OPEN }), assistant(), codemode([{ id: "c1", name: "read", status: "done" }], true), assistant()));
+  assert.equal(other.outOfDate, undefined);
+  const ended = readSnapshot(chain(user(), todoResult({ tasks: TWO_OPEN }), assistant(), codemode([{ id: "c1", name: "todo" }], true), assistant(), todoResult({ tasks: [task({ id: 1, status: "completed" }), task({ id: 2 })] })));
+  assert.equal(ended.outOfDate, undefined);
+  assert.equal(openCount(ended.list), 1);
+});
+
+test("out of date: a list kept in custom entries is never made out of date by codemode or by its tool's results", () => {
+  const state = { type: "custom", customType: "pi-todo-state", data: { nextId: 3, tasks: [{ id: 1, title: "a", status: "pending" }, { id: 2, title: "b", status: "active" }] } };
+  const codemode = { type: "message", message: { role: "toolResult", toolName: "codemode", content: [], details: {}, isError: false, nestedCalls: { calls: [{ id: "c1", name: "todo" }], complete: false } } };
+  const snapshot = readSnapshot(chain(user(), state, assistant(), codemode, toolResult("todo", { action: "update", task: { id: 1 } }), assistant()));
+  assert.equal(snapshot.outOfDate, undefined);
+  assert.equal(snapshot.list?.source, "ian-pascoe-pi-todo");
+  assert.equal(openCount(snapshot.list), 2);
 });
 
 // ---- the reader's guards: waits, diagnostics, work, and reading a session ---------------------------

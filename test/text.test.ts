@@ -47,6 +47,7 @@ test("reason English: every reason kind reads exactly as SPEC §4 lists it", () 
     [{ kind: "requested", started: false }, "resumed by user; the agent is busy, so the loop goes on when it next stops"],
     [{ kind: "cannot-continue", why: "nothing-open" }, "not continuing: no task is open"],
     [{ kind: "cannot-continue", why: "kill-switch" }, "not continuing: the kill switch is on"],
+    [{ kind: "cannot-continue", why: "out-of-date" }, "not continuing: the todo list is out of date; the model has to read it with its todo tool first"],
     [{ kind: "limit", limit: "maxRounds", used: 12, max: 12, open: 3, stale: 0 }, "stopped: 12 continuations used, 3 tasks still open"],
     [{ kind: "limit", limit: "maxRounds", used: 1, max: 1, open: 1, stale: 1 }, "stopped: 1 continuation used, 1 task still open, no todo change for 1 reply; the agent may need you"],
     [

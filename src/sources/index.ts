@@ -1,6 +1,6 @@
 /**
  * Every todo source this extension reads, in the order they are tried. Shape decides, never the tool
- * name alone: four different tools are all called `todo`, and two task-tool families share TaskCreate,
+ * name alone: five different tools are all called `todo`, and two task-tool families share TaskCreate,
  * TaskUpdate and the rest. Adding a source: one adapter file, one line here.
  */
 import { criogaidPiTodos, criogaidPiTodosTasks } from "./criogaid-pi-todos.ts";

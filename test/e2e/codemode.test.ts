@@ -76,3 +76,24 @@ test("codemode with a todo tool that saves its list in custom entries (@ian-pasc
     assert.deepEqual(stopReasons(entries), ["stopped: list is clear"]);
   }, { extensions: extensionArgs(["builtin:codemode"], { todo: IAN_PASCOE_TODO }), ...CODEMODE });
 });
+
+test("codemode's only mode hides the todo tool from the model but todo_loop_block stays declared, and a direct call of it makes the loop wait", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
+  const steps: ScriptStep[] = [
+    script("await tools.todo({ action: 'create', subject: 'Pick the database' });\nreturn 'planned';"),
+    { text: "I need a decision.", calls: [{ name: "todo_loop_block", args: { reason: "Postgres or SQLite for the cache" } }] },
+    say("Waiting for your answer."),
+  ];
+  await withRpc(t.signal, { script: steps, settings: { codemode: { mode: "only" } } }, async (box, rpc) => {
+    await rpc.prompt("Set up the cache");
+    checkInvariants(box, { script: steps });
+    const [first] = requests(box);
+    assert.ok(first?.tools.includes("codemode"), `codemode is declared: ${first?.tools.join(", ")}`);
+    assert.ok(first?.tools.includes("todo_loop_block"), `todo_loop_block is declared under only mode: ${first?.tools.join(", ")}`);
+    assert.ok(!first?.tools.includes("todo"), "the todo tool is hidden from the model");
+    const entries = await rpc.getEntries();
+    const block = entries.find((entry) => entry.message?.role === "toolResult" && entry.message.toolName === "todo_loop_block");
+    assert.equal(block?.message?.isError, false, "the model's direct call ran");
+    assert.deepEqual(markers(entries), []);
+    assert.ok(rpc.notifies.some((notify) => notify.message === "todo loop: the agent is waiting for you: Postgres or SQLite for the cache"));
+  }, { extensions: extensionArgs(["builtin:codemode"], { todo: RPIV_TODO }), ...CODEMODE });
+});

@@ -18,7 +18,7 @@ const finish: ScriptStep = {
   ],
 };
 
-test("tasks open at a settle: exactly one hidden marker, the model continues, the list clears, the run ends", { timeout: SCENARIO_TIMEOUT_MS }, async () => {
+test("tasks open at a settle: exactly one marker, the model continues, the list clears, the run ends", { timeout: SCENARIO_TIMEOUT_MS }, async () => {
   const script: ScriptStep[] = [plan, { text: "Plan made; stopping here." }, finish, { text: "All done." }];
   const box = sandbox({ script });
   try {
@@ -28,7 +28,8 @@ test("tasks open at a settle: exactly one hidden marker, the model continues, th
     const entries = sessionEntries(box);
     const found = markers(entries);
     assert.equal(found.length, 1);
-    assert.deepEqual(found[0]?.details, { v: 1, round: 1, anchor: found[0] && (found[0].details as { anchor: string }).anchor, open: 2, hint: false });
+    const anchor = entries.find((entry) => entry.type === "message" && entry.message?.role === "user")?.id;
+    assert.deepEqual(found[0]?.details, { v: 1, round: 1, anchor, open: 2, total: 2, cap: null, hint: false, idle: 1, stale: 0 });
     const third = requests(box)[2];
     assert.ok(third && isNudge(third.messages[third.messages.length - 1] ?? { role: "", content: "" }), "the continuation request ends with the nudge");
     assert.deepEqual(stops(entries).map((entry) => (entry.data as { reason: string }).reason), ["stopped: list is clear"]);
@@ -37,7 +38,7 @@ test("tasks open at a settle: exactly one hidden marker, the model continues, th
   }
 });
 
-test("--mode json: the continuation happens headless and the event stream shows the hidden marker and the stop record", { timeout: SCENARIO_TIMEOUT_MS }, async () => {
+test("--mode json: the continuation happens headless and the event stream shows the marker (display: true, the transcript default) and the stop record", { timeout: SCENARIO_TIMEOUT_MS }, async () => {
   const script: ScriptStep[] = [plan, { text: "Plan made; stopping here." }, finish, { text: "All done." }];
   const box = sandbox({ script });
   try {
@@ -46,10 +47,11 @@ test("--mode json: the continuation happens headless and the event stream shows 
     checkInvariants(box, { script, taskTexts: ["Write tests", "Ship it"] });
     const appended = run.events
       .filter((event) => event.type === "entry_appended")
-      .map((event) => event.entry as { type: string; customType?: string; display?: boolean; data?: { reason?: string } });
+      .map((event) => event.entry as { type: string; customType?: string; display?: boolean; data?: unknown });
     assert.deepEqual(appended.map((entry) => entry.customType), ["todo-loop:continue", "todo-loop:stop"]);
-    assert.equal(appended[0]?.display, false);
-    assert.equal(appended[1]?.data?.reason, "stopped: list is clear");
+    assert.equal(appended[0]?.display, true, "display equals the config's transcript (default true), whatever the mode");
+    const anchor = sessionEntries(box).find((entry) => entry.type === "message" && entry.message?.role === "user")?.id;
+    assert.deepEqual(appended[1]?.data, { v: 1, kind: "clear", reason: "stopped: list is clear", round: 1, open: 0, anchor }, "written at agent_settled, which --mode json emits too");
     assert.equal(run.events.filter((event) => event.type === "agent_settled").length, 1, "one run, continued inside it");
     assert.equal(markers(sessionEntries(box)).length, 1);
   } finally {

@@ -41,19 +41,22 @@ function grep(box: Sandbox, customType: string): string[] {
   return readFileSync(sessionFile(box), "utf8").split("\n").filter((line) => line.includes(`"customType":"${customType}"`));
 }
 
-/** Asserts the marker details and stop records of one human message, exactly. */
-function assertExplained(entries: readonly EntryRecord[], anchor: string, expected: { hints: boolean[]; stop: string; open: number }): void {
+/**
+ * Asserts the marker details and stop records of one human message, exactly. The markers follow settles
+ * in a row with no todo change between them (2 tasks of 2 open, no cap): marker n has idle n, stale n-1.
+ */
+function assertExplained(entries: readonly EntryRecord[], anchor: string, expected: { hints: boolean[]; stop: string; kind: string; open: number }): void {
   const mine = markers(entries).filter((entry) => (entry.details as { anchor?: unknown }).anchor === anchor);
   assert.deepEqual(
     mine.map((entry) => entry.details),
-    expected.hints.map((hint, index) => ({ v: 1, round: index + 1, anchor, open: 2, hint })),
-    "every marker's details are { v: 1, round, anchor, open, hint } with the human message's entry id",
+    expected.hints.map((hint, index) => ({ v: 1, round: index + 1, anchor, open: 2, total: 2, cap: null, hint, idle: index + 1, stale: index })),
+    "every marker's details are { v: 1, round, anchor, open, total, cap, hint, idle, stale } with the human message's entry id",
   );
   const recorded = stopData(entries).filter((data) => data.anchor === anchor);
-  assert.deepEqual(recorded, [{ reason: expected.stop, round: expected.hints.length, open: expected.open, anchor }]);
+  assert.deepEqual(recorded, [{ v: 1, kind: expected.kind, reason: expected.stop, round: expected.hints.length, open: expected.open, anchor }]);
 }
 
-test("pi -p: every marker carries { v: 1, round, anchor, open, hint } anchored to the human message's entry id, and the stop is recorded once as todo-loop:stop", { timeout: SCENARIO_TIMEOUT_MS }, async () => {
+test("pi -p: every marker carries { v: 1, round, anchor, open, total, cap, hint, idle, stale } anchored to the human message's entry id, and the stop is recorded once as todo-loop:stop", { timeout: SCENARIO_TIMEOUT_MS }, async () => {
   const script: ScriptStep[] = [plan, say("Stopping here."), say("Stopping again."), finish, say("All done.")];
   const box = sandbox({ script });
   try {
@@ -63,7 +66,7 @@ test("pi -p: every marker carries { v: 1, round, anchor, open, hint } anchored t
     const entries = sessionEntries(box);
     const [anchor] = userMessageIds(entries);
     assert.ok(anchor);
-    assertExplained(entries, anchor, { hints: [false, true], stop: "stopped: list is clear", open: 0 });
+    assertExplained(entries, anchor, { hints: [false, true], stop: "stopped: list is clear", kind: "clear", open: 0 });
     assert.equal(grep(box, MARKER_TYPE).length, 2);
     const stopLines = grep(box, STOP_TYPE);
     assert.equal(stopLines.length, 1, "grep finds the stop record exactly once");
@@ -86,7 +89,7 @@ test("pi --mode json: markers and the stop record are in the session file and on
       run.events.filter((event) => event.type === "entry_appended" && (event.entry as EntryRecord | undefined)?.customType === customType);
     assert.equal(appended(first, MARKER_TYPE).length, 1, "the marker is on the JSON event stream");
     assert.deepEqual(appended(first, STOP_TYPE).map((event) => (event.entry as EntryRecord).data), [
-      { reason: "stopped: turn outcome was error", round: 1, open: 2, anchor: userMessageIds(sessionEntries(box))[0] },
+      { v: 1, kind: "outcome", reason: "stopped: turn outcome was error", round: 1, open: 2, anchor: userMessageIds(sessionEntries(box))[0] },
     ]);
 
     const secondScript: ScriptStep[] = [say("Resuming."), finish, say("All done.")];
@@ -100,8 +103,8 @@ test("pi --mode json: markers and the stop record are in the session file and on
     const entries = sessionEntries(box);
     const [one, two] = userMessageIds(entries);
     assert.ok(one && two);
-    assertExplained(entries, one, { hints: [false], stop: "stopped: turn outcome was error", open: 2 });
-    assertExplained(entries, two, { hints: [false], stop: "stopped: list is clear", open: 0 });
+    assertExplained(entries, one, { hints: [false], stop: "stopped: turn outcome was error", kind: "outcome", open: 2 });
+    assertExplained(entries, two, { hints: [false], stop: "stopped: list is clear", kind: "clear", open: 0 });
     assert.equal(grep(box, STOP_TYPE).length, 2, "one stop record per human message");
   } finally {
     box.cleanup();
@@ -151,7 +154,7 @@ test("no list, todo results in a shape this extension does not read: /todoloop s
   assert.deepEqual(stops(run.entries), []);
 });
 
-test("no list, every task deleted: the human is warned the tasks were deleted, the stop says the list was emptied, and /todoloop says so", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
+test("no list, every task deleted: the human is warned the tasks were deleted, then the stop that the list was emptied is announced and recorded once the run ends, and /todoloop says so", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
   const script: ScriptStep[] = [
     plan,
     callTools({ name: "todo", args: { action: "delete", id: 1 } }, { name: "todo", args: { action: "delete", id: 2 } }),
@@ -160,11 +163,13 @@ test("no list, every task deleted: the human is warned the tasks were deleted, t
   const run = await noListRun(t, script, extensionArgs());
   assert.match(run.status, /^tasks open: none — the list was emptied: its tasks were deleted or cleared$/m);
   assert.match(run.status, /^last: stopped: no list \(the list was emptied: its tasks were deleted or cleared\)$/m);
-  assert.equal(run.during.length, 1, run.during.join("\n"));
+  // The emptied-list warning is its own event (SPEC §4.13), the stop another.
+  assert.equal(run.during.length, 2, run.during.join("\n"));
   assert.match(run.during[0] ?? "", /^todo loop: 2 tasks were deleted rather than completed: "Write the parser", "Write the tests"\./);
+  assert.equal(run.during[1], "todo loop stopped: no list (the list was emptied: its tasks were deleted or cleared)");
   const [anchor] = userMessageIds(run.entries);
   assert.deepEqual(stopData(run.entries), [
-    { reason: "stopped: no list (the list was emptied: its tasks were deleted or cleared)", round: 0, open: 0, anchor },
+    { v: 1, kind: "no-list", reason: "stopped: no list (the list was emptied: its tasks were deleted or cleared)", round: 0, open: 0, anchor },
   ]);
 });
 
@@ -193,7 +198,7 @@ test("RPC footer: setStatus(\"todo-loop\") shows the open count and continuation
     assert.ok(rpc.statuses.length > 0);
     assert.ok(rpc.statuses.every((status) => status.key === "todo-loop"), "one status key");
     const texts = rpc.statuses.map((status) => status.text);
-    const milestones = ["todo 2/3 · continue 1", "todo loop paused", "waiting for you", undefined];
+    const milestones = ["todo 2 of 3 open · continue 1", "todo loop paused", "waiting for you", undefined];
     let from = 0;
     for (const milestone of milestones) {
       const at = texts.indexOf(milestone, from);
@@ -204,6 +209,7 @@ test("RPC footer: setStatus(\"todo-loop\") shows the open count and continuation
     assert.equal(texts.at(-1), undefined, "cleared when the list has no open task");
     const raw = rpc.events.filter((event) => event.type === "extension_ui_request" && event.method === "setStatus");
     assert.ok(!("statusText" in (raw.at(-1) ?? {})), "pi sends a clear as a setStatus record without statusText");
-    assert.ok(texts.every((text) => text === undefined || /^(todo \d+\/\d+ · continue \d+|todo loop paused|waiting for you)$/.test(text)), JSON.stringify(texts));
+    assert.ok(texts.every((text) => text === undefined || /^(todo \d+ of \d+ open · continue \d+|todo loop paused|waiting for you)$/.test(text)), JSON.stringify(texts));
+    assert.ok(texts.every((text) => text === undefined || !/\d+\/\d+/.test(text)), "never a bare X/Y next to the todo tool's own done/total");
   });
 });

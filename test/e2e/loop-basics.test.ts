@@ -63,10 +63,10 @@ test("tool turns spend no continuation: marker details.round counts settles only
     await rpc.prompt("Do the work");
     const entries = sessionEntries(box);
     const details = markerDetails(entries);
-    assert.deepEqual(details.map(({ round, open, hint }) => ({ round, open, hint })), [
-      { round: 1, open: 2, hint: false },
-      { round: 2, open: 1, hint: false },
-    ]);
+    assert.deepEqual(details.map(({ round, open, total, hint, idle, stale }) => ({ round, open, total, hint, idle, stale })), [
+      { round: 1, open: 2, total: 2, hint: false, idle: 1, stale: 0 },
+      { round: 2, open: 1, total: 2, hint: false, idle: 1, stale: 0 },
+    ], "the tool turns between the settles reset the replies in a row without work, and changed the list");
     assert.equal(details[0]?.anchor, details[1]?.anchor, "both continuations count from the same human message");
     assert.deepEqual(stopReasons(entries), ["stopped: list is clear"]);
     checkInvariants(box, { script, taskTexts: ["Alpha task", "Beta task"] });
@@ -85,7 +85,8 @@ test("the todo_loop_block hint comes exactly once per run of settles: on the sec
     updateTasks([1, 2]),
     say("Done."),
   ];
-  await withRpc(t.signal, { script }, async (box, rpc) => {
+  // maxIdleReplies off: the third settle in a row (Stop three) must get a plain nudge here, not the idle stop.
+  await withRpc(t.signal, { script, config: { maxIdleReplies: 0 } }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     const hints = markerDetails(sessionEntries(box)).map((details) => details.hint);
     assert.deepEqual(hints, [false, true, false, false, true]);
@@ -106,7 +107,7 @@ test("maxRounds reached: no further continuation, the reason names it ('stopped:
     assert.equal(reasons.length, 1);
     assert.ok(reasons[0]?.startsWith("stopped: 2 continuations used, 2 tasks still open"), reasons[0]);
     assert.deepEqual(loopNotifies(rpc.notifies), [{ message: `todo loop ${reasons[0]}`, notifyType: "warning" }]);
-    assert.ok(rpc.statuses.some((status) => status.text === "todo 2/2 · continue 2/2"), "the footer counts against the cap");
+    assert.ok(rpc.statuses.some((status) => status.text === "todo 2 of 2 open · continue 2/2"), "the footer counts against the cap");
     checkInvariants(box, { script, taskTexts: ["Alpha task", "Beta task"] });
   });
 });
@@ -114,7 +115,8 @@ test("maxRounds reached: no further continuation, the reason names it ('stopped:
 test("ten unchanged settles in a row give one warning and the loop keeps going", { timeout }, async (t) => {
   const stalls: ScriptStep[] = Array.from({ length: 11 }, (_, index) => say(`Stall ${index + 1}.`));
   const script: ScriptStep[] = [createTasks("Alpha task", "Beta task"), ...stalls, updateTasks([1, 2]), say("Done.")];
-  await withRpc(t.signal, { script }, async (box, rpc) => {
+  // maxIdleReplies off: eleven tool-less settles in a row would otherwise stop at the third.
+  await withRpc(t.signal, { script, config: { maxIdleReplies: 0 } }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     const entries = sessionEntries(box);
     assert.deepEqual(markerRounds(entries), Array.from({ length: 11 }, (_, index) => index + 1));

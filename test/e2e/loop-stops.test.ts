@@ -60,7 +60,7 @@ test("a user abort (RPC abort) during a continuation request ends the run with n
   });
 });
 
-test("pi's automatic retry of a provider error runs under the same message and does not get a fresh budget", { timeout }, async (t) => {
+test("pi's automatic retry of a provider error runs under the same message, does not get a fresh budget, and is neither announced nor recorded as a stop", { timeout }, async (t) => {
   const script: ScriptStep[] = [
     createTasks("Alpha task"),
     say("Stopping here."),
@@ -76,7 +76,8 @@ test("pi's automatic retry of a provider error runs under the same message and d
     const details = markerDetails(entries);
     assert.deepEqual(details.map((marker) => marker.round), [1, 2], "the retried reply continues with round 2, not a fresh round 1");
     assert.equal(details[0]?.anchor, details[1]?.anchor);
-    assert.deepEqual(stopReasons(entries), ["stopped: turn outcome was error", "stopped: list is clear"]);
+    assert.deepEqual(stopReasons(entries), ["stopped: list is clear"], "the retried error did not end the run");
+    assert.deepEqual(loopNotifies(rpc.notifies), [{ message: "todo loop stopped: list is clear", notifyType: "info" }]);
     checkInvariants(box, { script, taskTexts: ["Alpha task"] });
   });
 });

@@ -73,7 +73,7 @@ test("/todoloop reset clears the counters of the current message; an unknown sub
     const unknown = await rpc.command("frobnicate");
     assert.equal(unknown.length, 1);
     assert.equal(unknown[0]?.notifyType, "error");
-    line(unknown[0]?.message, /unknown sub-command "frobnicate"\. Usage: \/todoloop \[status\|pause\|resume\|reset\]/);
+    line(unknown[0]?.message, /unknown sub-command "frobnicate"\. Usage: \/todoloop \[status\|pause\|resume\|reset\|continue\]$/);
     checkInvariants(box, { script, taskTexts: ["Alpha task", "Beta task"] });
   });
 });
@@ -145,8 +145,22 @@ for (const { where, path } of SWITCHES) {
   });
 }
 
+/**
+ * Three continuations, never three settles in a row (the default maxIdleReplies is 3): a cap of 2 would
+ * stop the third settle, so three markers show that no cap applies.
+ */
+const THREE_CONTINUATIONS: ScriptStep[] = [
+  createTasks("Alpha task"),
+  say("Stop one."),
+  say("Stop two."),
+  updateTasks([1], "in_progress"),
+  say("Stop three."),
+  updateTasks([1]),
+  say("Done."),
+];
+
 test("a broken JSON config falls back to defaults, /todoloop status names the problem, and no turn fails", { timeout }, async (t) => {
-  const script: ScriptStep[] = [createTasks("Alpha task"), say("Stop one."), say("Stop two."), say("Stop three."), updateTasks([1]), say("Done.")];
+  const script = THREE_CONTINUATIONS;
   await withRpc(t.signal, { script, config: "{ \"maxRounds\": 2," }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     const entries = sessionEntries(box);
@@ -161,7 +175,7 @@ test("a broken JSON config falls back to defaults, /todoloop status names the pr
 });
 
 test("a wrong-typed config value falls back to no limit for that key, /todoloop status names the problem, and no turn fails", { timeout }, async (t) => {
-  const script: ScriptStep[] = [createTasks("Alpha task"), say("Stop one."), say("Stop two."), say("Stop three."), updateTasks([1]), say("Done.")];
+  const script = THREE_CONTINUATIONS;
   await withRpc(t.signal, { script, config: { maxRounds: "2", maxCost: [1] } }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     const entries = sessionEntries(box);

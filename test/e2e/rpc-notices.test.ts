@@ -22,28 +22,30 @@ import {
 import type { ScriptStep } from "./harness.ts";
 
 const timeout = SCENARIO_TIMEOUT_MS;
+const EMPTIED = "stopped: no list (the list was emptied: its tasks were deleted or cleared)";
 
 /**
  * Two tasks → settle (one marker) → a todo-only turn `empty` that leaves no task open → settle. Asserts
- * the one loop notice is a warning matching `warning`, and the settle after stops silently: no second
- * marker, the emptied-list stop.
+ * the first loop notice is a warning matching `warning` (its own event, SPEC §4.13), and the settle after
+ * stops: no second marker, the emptied-list stop announced once and recorded once when the run ends.
  */
 function assertEmptiedWithWarning(signal: AbortSignal, empty: ScriptStep, warning: RegExp): Promise<void> {
   const script: ScriptStep[] = [createTasks("Alpha task", "Beta task"), say("Stopping here."), empty, say("Nothing left.")];
   return withRpc(signal, { script }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     const notices = loopNotifies(rpc.notifies);
-    assert.equal(notices.length, 1, JSON.stringify(notices));
+    assert.equal(notices.length, 2, JSON.stringify(notices));
     assert.equal(notices[0]?.notifyType, "warning");
     assert.match(notices[0]?.message ?? "", warning);
+    assert.deepEqual(notices[1], { message: `todo loop ${EMPTIED}`, notifyType: "warning" });
     const entries = sessionEntries(box);
     assert.deepEqual(markerRounds(entries), [1]);
-    assert.deepEqual(stopReasons(entries), ["stopped: no list (the list was emptied: its tasks were deleted or cleared)"]);
+    assert.deepEqual(stopReasons(entries), [EMPTIED]);
     checkInvariants(box, { script, taskTexts: ["Alpha task", "Beta task"] });
   });
 }
 
-test("a todo-only turn that deletes every open task warns that tasks were deleted rather than completed; the settle after stops silently", { timeout }, async (t) => {
+test("a todo-only turn that deletes every open task warns that tasks were deleted rather than completed; the settle after announces the emptied-list stop", { timeout }, async (t) => {
   await assertEmptiedWithWarning(
     t.signal,
     callTools({ name: "todo", args: { action: "delete", id: 1 } }, { name: "todo", args: { action: "delete", id: 2 } }),
@@ -51,7 +53,7 @@ test("a todo-only turn that deletes every open task warns that tasks were delete
   );
 });
 
-test("a todo-only turn that clears the list warns that it was cleared without completing anything; the settle after stops silently", { timeout }, async (t) => {
+test("a todo-only turn that clears the list warns that it was cleared without completing anything; the settle after announces the emptied-list stop", { timeout }, async (t) => {
   await assertEmptiedWithWarning(
     t.signal,
     callTools({ name: "todo", args: { action: "clear" } }),

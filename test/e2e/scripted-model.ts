@@ -2,8 +2,8 @@
  * Test-only pi extension: a scripted model on pi-ai's faux provider.
  *
  * The script is a JSON file named by PI_TODO_LOOP_SCRIPT: an array of steps, one per model request.
- * Every request the model receives is appended to PI_TODO_LOOP_REQUESTS as one JSON line, so tests
- * can assert on exactly what reached the provider. When the steps run out the model answers with
+ * Every request the model receives (its messages and the names of the tools declared to it) is appended
+ * to PI_TODO_LOOP_REQUESTS as one JSON line, so tests can assert on exactly what reached the provider. When the steps run out the model answers with
  * an error, so a runaway loop ends at once and the test sees an unconsumed-or-overrun script.
  *
  * It also registers `/e2e-tree <entry id>`, which moves the session to another point of its tree with
@@ -47,6 +47,26 @@ interface PiLike {
   registerCommand(name: string, options: { description: string; handler(args: string, ctx: CommandContextLike): Promise<void> }): void;
 }
 
+/** The tools declared to the model: the system messages' `toolsAdded` / `toolsRemoved`, replayed in order. */
+function declaredTools(messages: readonly unknown[]): string[] {
+  const names = new Set<string>();
+  const nameOf = (tool: unknown): string | undefined =>
+    typeof tool === "object" && tool !== null && typeof (tool as { name?: unknown }).name === "string" ? (tool as { name: string }).name : undefined;
+  for (const message of messages) {
+    if (typeof message !== "object" || message === null || (message as { role?: unknown }).role !== "system") continue;
+    const { toolsAdded, toolsRemoved } = message as { toolsAdded?: unknown; toolsRemoved?: unknown };
+    for (const tool of Array.isArray(toolsAdded) ? toolsAdded : []) {
+      const name = nameOf(tool);
+      if (name) names.add(name);
+    }
+    for (const tool of Array.isArray(toolsRemoved) ? toolsRemoved : []) {
+      const name = nameOf(tool);
+      if (name) names.delete(name);
+    }
+  }
+  return [...names];
+}
+
 export default function scriptedModel(pi: PiLike): void {
   const scriptPath = process.env.PI_TODO_LOOP_SCRIPT;
   const logPath = process.env.PI_TODO_LOOP_REQUESTS;
@@ -57,7 +77,8 @@ export default function scriptedModel(pi: PiLike): void {
   });
   faux.setResponses(
     steps.map((step, index) => async (context: { messages: unknown[] }, options?: { signal?: AbortSignal }) => {
-      if (logPath) appendFileSync(logPath, JSON.stringify({ step: index, messages: context.messages }) + "\n");
+      const tools = declaredTools(context.messages);
+      if (logPath) appendFileSync(logPath, JSON.stringify({ step: index, messages: context.messages, tools }) + "\n");
       if (step.delayMs) await pause(step.delayMs, options?.signal);
       const blocks = [
         ...(step.text ? [fauxText(step.text)] : []),

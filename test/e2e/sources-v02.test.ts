@@ -175,3 +175,24 @@ test("pi's real plan-mode: executing a plan, the loop continues while steps are 
     assert.deepEqual(last, { enabled: false, todos: [], executing: false }, "plan-mode finished the plan itself");
   }, { extensions: extensionArgs([PLAN_MODE], { todo: null }) });
 });
+
+test("pi's real plan-mode: a longer plan closed one step per reply, with no tool call, is never stopped by the idle brake", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
+  const plan = "Plan:\n1. Write the tokenizer\n2. Write the parser\n3. Write the tests\n4. Update the README\n5. Update the changelog\n";
+  const script: ScriptStep[] = [say(plan), ...[1, 2, 3, 4, 5].map((step) => say(`Step ${step} finished. [DONE:${step}]`))];
+  await withRpc(t.signal, { script }, async (box, rpc) => {
+    answerSelects(rpc, EXECUTE);
+    assert.equal(await rpc.prompt("/plan"), "handled");
+    await rpc.prompt("Plan the config parser");
+    await untilRequests(box, script.length);
+    let entries = await rpc.getEntries();
+    for (let tries = 0; tries < 200 && stopReasons(entries).length === 0; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      entries = await rpc.getEntries();
+    }
+    checkInvariants(box, { script });
+    const details = markers(entries).map((entry) => entry.details as { open?: number; idle?: number });
+    assert.deepEqual(details.map((detail) => detail.open), [3, 2, 1], "one continuation after each reply that left steps open");
+    assert.deepEqual(details.map((detail) => detail.idle), [1, 1, 1], "each reply closed a step: no reply counted as one without work");
+    assert.deepEqual(stopReasons(entries), [CLEAR]);
+  }, { extensions: extensionArgs([PLAN_MODE], { todo: null }) });
+});

@@ -95,11 +95,11 @@ function assertContinuedAndStopped(run: LoopRun, source: Source): void {
   const [anchor] = userMessageIds(run.entries);
   const found = markers(run.entries);
   assert.equal(found.length, 1, "exactly one marker");
-  assert.deepEqual(found[0]?.details, { v: 1, round: 1, anchor, open: 2, hint: false });
+  assert.deepEqual(found[0]?.details, { v: 1, round: 1, anchor, open: 2, total: 2, cap: null, hint: false, idle: 1, stale: 0 });
   assert.ok(textOf(found[0]?.content).includes(source.nudge), `the nudge names the tool: ${textOf(found[0]?.content)}`);
   assert.match(run.status, new RegExp(`^tasks open: 2 of 2 \\(${source.label.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}\\)$`, "m"));
   assert.match(run.status, /^last: continuing: 2 tasks still open, continue 1$/m);
-  assert.deepEqual(stopData(run.entries), [{ reason: "stopped: list is clear", round: 1, open: 0, anchor }]);
+  assert.deepEqual(stopData(run.entries), [{ v: 1, kind: "clear", reason: "stopped: list is clear", round: 1, open: 0, anchor }]);
   assert.deepEqual(run.notifies.filter((notify) => notify.message.startsWith("todo loop ")), [{ message: "todo loop stopped: list is clear", notifyType: "info" }]);
 }
 
@@ -133,7 +133,10 @@ test("@nguyenquangthai/pi-todo's shape (pi-todo.state entries, write results wit
   assertContinuedAndStopped(run, QUANGTHAI);
 });
 
-/** plan → a todo-only turn that leaves no task open → settle; returns the loop's notifies and stops. */
+/**
+ * plan → a todo-only turn that leaves no task open → settle; returns the loop's notifies and stops. The
+ * emptied-list warning is its own event; the stop is announced after it, when the run ends.
+ */
 function emptyTheList(t: { signal: AbortSignal }, source: Source, empty: ScriptStep): Promise<{ notifies: string[]; stops: string[] }> {
   const script: ScriptStep[] = [source.plan, empty, say("Nothing left.")];
   return withRpc(t.signal, { script }, async (box, rpc) => {
@@ -147,23 +150,26 @@ function emptyTheList(t: { signal: AbortSignal }, source: Source, empty: ScriptS
 
 const EMPTIED = "stopped: no list (the list was emptied: its tasks were deleted or cleared)";
 
-test("pi's example todo extension: a clear that leaves nothing done warns that the list was cleared without completing anything", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
+test("pi's example todo extension: a clear that leaves nothing done warns that the list was cleared without completing anything, then announces the stop", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
   const run = await emptyTheList(t, PI_EXAMPLE, { text: "Clearing.", calls: [{ name: "todo", args: { action: "clear" } }] });
-  assert.equal(run.notifies.length, 1, run.notifies.join("\n"));
+  assert.equal(run.notifies.length, 2, run.notifies.join("\n"));
   assert.match(run.notifies[0] ?? "", /^warning: todo loop: the todo list was cleared without completing anything\./);
+  assert.equal(run.notifies[1], `warning: todo loop ${EMPTIED}`);
   assert.deepEqual(run.stops, [EMPTIED]);
 });
 
-test("@ian-pascoe/pi-todo's shape: removing every task warns, naming the tasks, that they were deleted rather than completed", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
+test("@ian-pascoe/pi-todo's shape: removing every task warns, naming the tasks, that they were deleted rather than completed, then announces the stop", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
   const run = await emptyTheList(t, IAN_PASCOE, { text: "Removing.", calls: [1, 2].map((id) => ({ name: "todo", args: { action: "remove", id } })) });
-  assert.equal(run.notifies.length, 1, run.notifies.join("\n"));
+  assert.equal(run.notifies.length, 2, run.notifies.join("\n"));
   assert.match(run.notifies[0] ?? "", /^warning: todo loop: 2 tasks were deleted rather than completed: "Write the parser", "Write the tests"\./);
+  assert.equal(run.notifies[1], `warning: todo loop ${EMPTIED}`);
   assert.deepEqual(run.stops, [EMPTIED]);
 });
 
-test("@nguyenquangthai/pi-todo's shape: a todo_write of [] warns that finished cannot be told from deleted", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
+test("@nguyenquangthai/pi-todo's shape: a todo_write of [] warns that finished cannot be told from deleted, then announces the stop", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
   const run = await emptyTheList(t, QUANGTHAI, { text: "Clearing.", calls: [{ name: "todo_write", args: { todos: [] } }] });
-  assert.equal(run.notifies.length, 1, run.notifies.join("\n"));
+  assert.equal(run.notifies.length, 2, run.notifies.join("\n"));
   assert.match(run.notifies[0] ?? "", /^warning: todo loop: .*cannot tell finished from deleted/);
+  assert.equal(run.notifies[1], `warning: todo loop ${EMPTIED}`);
   assert.deepEqual(run.stops, [EMPTIED]);
 });

@@ -12,8 +12,12 @@ export const OTHER_CONTINUATION = join(here, "other-continuation.ts");
 export const FIXED_USAGE = join(here, "usage.ts");
 /** `/e2e-hidden-turn` and `/e2e-reload-runtime`. */
 export const SESSION_CONTROL = join(here, "session-control.ts");
+/** `/e2e-deactivate <tool>`: takes a tool out of the active set mid-session. */
+export const TOOL_SWITCH = join(here, "tool-switch.ts");
 /** A `todo` tool whose results are in a shape no known todo tool uses. */
 export const UNKNOWN_SHAPE_TODO = join(here, "unknown-shape-todo.ts");
+/** A fork of rpiv-todo with statuses of its own (`failed`, `blocked`), in rpiv-todo's result shape. */
+export const RPIV_FORK_TODO = join(here, "rpiv-fork-todo.ts");
 /** @ian-pascoe/pi-todo's persistence, exactly. */
 export const IAN_PASCOE_TODO = join(here, "ian-pascoe-todo.ts");
 /** @nguyenquangthai/pi-todo's persistence (todo_write / todo_update / todo_read), exactly. */
