@@ -1064,3 +1064,225 @@ test("branch reader: after an incremental read the next one starts from the new 
   assert.equal(next.snapshot.length, 4);
   assert.equal(reader.read(session).change, "same");
 });
+
+/** pi's plan-mode entry while it executes these steps (`[step, text, completed]`). */
+function planSteps(...steps: Array<[number, string, boolean]>): Entry {
+  return stateEntry("plan-mode", { enabled: false, executing: true, todos: steps.map(([step, text, completed]) => ({ step, text, completed })) });
+}
+
+/** An assistant reply with these content blocks. */
+function replyBlocks(content: unknown): Entry {
+  return { type: "message", timestamp: "2026-11-30T00:00:00.000Z", message: { role: "assistant", content, stopReason: "stop", timestamp: 2 } };
+}
+
+test("plan-mode: a reply closes steps by [DONE:n] in its text or its thinking, or in plain string content", () => {
+  const plan = planSteps([1, "a", false], [2, "b", false], [3, "c", false]);
+  const snapshot = readSnapshot(
+    chain(user(), plan, replyBlocks([null, "x", { type: "text", text: "[DONE:1]" }, { type: "thinking", thinking: "[DONE:2]" }, { type: "toolCall", text: "[DONE:3]" }])),
+  );
+  assert.deepEqual(openTexts(snapshot.list), ["c"]);
+  assert.deepEqual(openTexts(readSnapshot(chain(user(), plan, replyBlocks("[DONE:3]"))).list), ["a", "b"]);
+  assert.deepEqual(openTexts(readSnapshot(chain(user(), plan, replyBlocks({ text: "[DONE:3]" }))).list), ["a", "b", "c"], "content neither text nor blocks");
+  assert.deepEqual(openTexts(readSnapshot(chain(user(), plan, replyBlocks([{ type: "text", text: 3 }, { type: "thinking", thinking: {} }]))).list), ["a", "b", "c"]);
+});
+
+test("plan-mode: the reply's blocks are read one per line, so a mark never spans two blocks", () => {
+  const plan = planSteps([1, "a", false], [12, "l", false]);
+  const snapshot = readSnapshot(chain(user(), plan, replyBlocks([{ type: "text", text: "[DONE:1" }, { type: "text", text: "2]" }])));
+  assert.deepEqual(openTexts(snapshot.list), ["l"]);
+});
+
+test("plan-mode: a list that is out of date is not changed by a later reply", () => {
+  const plan = planSteps([1, "a", false]);
+  const snapshot = readSnapshot(chain(user(), plan, stateEntry("plan-mode", { enabled: "?" }), replyBlocks("[DONE:1]")));
+  assert.equal(snapshot.outOfDate, "unreadable");
+  assert.deepEqual(openTexts(snapshot.list), ["a"]);
+});
+
+test("listState: plan-mode's list names no tool; an out-of-date snapshot without any list has no source", () => {
+  const plan = listState(readSnapshot(chain(user(), planSteps([1, "a", false]))), true);
+  assert.equal(plan.kind === "list" ? plan.tool : plan.kind, undefined);
+  const script = { type: "message", message: { role: "toolResult", toolName: "codemode", details: {}, nestedCalls: { calls: [{ name: "todo" }], complete: true } } };
+  assert.deepEqual(listState(readSnapshot(chain(user(), assistant(), script)), true), { kind: "out-of-date", why: "codemode", open: 0, source: undefined });
+});
+
+test("stop: every stop kind of a kinded record is known by that kind", () => {
+  for (const kind of ["clear", "no-list", "limit", "idle", "waiting", "question", "out-of-reach", "out-of-date", "outcome"]) {
+    const snapshot = readSnapshot(chain(user("a", { id: "u1" }), assistant(), stopRecord({ reason: "any words", anchor: "u1", kind })));
+    assert.deepEqual(snapshot.announced, [kind], kind);
+  }
+});
+
+test("stop: a 0.1 record is known by how its reason starts, and only then", () => {
+  const cases: Array<[string, string]> = [
+    ["stopped: list is clear", "clear"],
+    ["stopped: no list (no todo tool is active)", "no-list"],
+    ["stopped: turn outcome was error", "outcome"],
+    ["stopped: 1 continuation used, 2 tasks still open", "limit:maxRounds"],
+    ["stopped: 12 continuations used, 2 tasks still open", "limit:maxRounds"],
+    ["stopped: token limit reached (10 of 10 tokens since your message)", "limit:maxTokens"],
+    ["stopped: cost limit reached ($1.00 of $1.00 since your message)", "limit:maxCost"],
+    ['waiting for you: the agent asked: "Which one?"', "question"],
+    ["waiting for you: which region?", "waiting"],
+  ];
+  for (const [reason, key] of cases) {
+    assert.deepEqual(readSnapshot(chain(user("a", { id: "u1" }), assistant(), stopRecord({ reason, anchor: "u1" }))).announced, [key], reason);
+    const quoted = `note: ${reason}`;
+    assert.deepEqual(readSnapshot(chain(user("a", { id: "u1" }), assistant(), stopRecord({ reason: quoted, anchor: "u1" }))).announced, [`reason:${quoted}`], quoted);
+  }
+});
+
+test("stop: a 0.1 question record waits on the question; other records never make a wait", () => {
+  const asked = readSnapshot(chain(user("a", { id: "u1" }), assistant(), stopRecord({ reason: 'waiting for you: the agent asked: "Which one?"', anchor: "u1" })));
+  assert.deepEqual(asked.waiting, { reason: "Which one?", asked: true });
+  for (const kind of ["clear", "limit", "waiting"]) {
+    assert.equal(readSnapshot(chain(user("a", { id: "u1" }), assistant(), stopRecord({ reason: "stopped: list is clear", anchor: "u1", kind }))).waiting, undefined, kind);
+  }
+});
+
+test("stop: the question is taken from the record only when the whole reason is the agent-asked wording", () => {
+  const cases: Array<[string, string]> = [
+    ['note: waiting for you: the agent asked: "Which one?"', 'note: waiting for you: the agent asked: "Which one?"'],
+    ['waiting for you: the agent asked: "Which one?" (later)', 'waiting for you: the agent asked: "Which one?" (later)'],
+    ['waiting for you: the agent asked: "Say "yes"?"', 'Say "yes"?'],
+  ];
+  for (const [reason, question] of cases) {
+    const snapshot = readSnapshot(chain(user("a", { id: "u1" }), assistant(), stopRecord({ reason, anchor: "u1", kind: "question" })));
+    assert.deepEqual(snapshot.waiting, { reason: question, asked: true }, reason);
+  }
+});
+
+test("controls: only todo-loop:control custom entries are controls", () => {
+  const lookalikes: Entry[] = [
+    stateEntry("other-extension:control", { v: 1, action: "pause", anchor: "u1" }),
+    { type: "custom_message", customType: "todo-loop:control", content: "x", display: false, data: { v: 1, action: "pause", anchor: "u1" } },
+  ];
+  for (const entry of lookalikes) assert.equal(readSnapshot(chain(user("a", { id: "u1" }), assistant(), entry)).paused, false, JSON.stringify(entry));
+});
+
+test("controls: resume lifts the wait and makes the next wait a new stop, keeps the other stops and the counters", () => {
+  const snapshot = readSnapshot(
+    chain(
+      user("a", { id: "u1" }),
+      assistant(),
+      marker({ round: 2, anchor: "u1", idle: 1, stale: 1 }),
+      stopRecord({ reason: "stopped: list is clear", anchor: "u1", kind: "clear" }),
+      stopRecord({ reason: 'waiting for you: the agent asked: "Which one?"', anchor: "u1", kind: "question" }),
+      control("resume"),
+    ),
+  );
+  assert.equal(snapshot.waiting, undefined);
+  assert.deepEqual(snapshot.announced, ["clear"]);
+  assert.equal(snapshot.round, 2, "resume keeps the counters");
+  const reset = readSnapshot(chain(user("a", { id: "u1" }), assistant(), marker({ round: 2, anchor: "u1" }), stopRecord({ reason: "stopped: list is clear", anchor: "u1", kind: "clear" }), control("reset")));
+  assert.deepEqual(reset.announced, []);
+});
+
+test("controls: with no control on the branch nothing is paused, also when the list predates the message", () => {
+  assert.equal(readSnapshot(chain(user("a"), assistant(), todoResult({ tasks: TWO_OPEN }), user("b"), assistant())).paused, false);
+  assert.equal(readSnapshot(chain(user("a"), assistant())).paused, false);
+});
+
+test("controls: a resume before the newest list lifts a pause older than it", () => {
+  const snapshot = readSnapshot(chain(user("a"), control("pause"), assistant(), control("resume"), todoResult({ tasks: TWO_OPEN }), user("b", { id: "u2" }), assistant()));
+  assert.equal(snapshot.paused, false);
+  const continued = readSnapshot(chain(user("a"), control("pause"), assistant(), control("continue"), todoResult({ tasks: TWO_OPEN }), user("b", { id: "u2" }), assistant()));
+  assert.equal(continued.paused, false);
+});
+
+test("entries: only a message entry holds a message, only a custom_message is a marker, only a custom entry is a stop record or a state", () => {
+  const fakeUser: Entry = { type: "custom", customType: "x", message: { role: "user", content: "hi" }, id: "fake" };
+  assert.equal(readSnapshot(chain(user("a", { id: "u1" }), assistant(), fakeUser)).anchor, "u1");
+  const fakeMarker: Entry = { type: "custom", customType: "todo-loop:continue", details: { v: 1, round: 5, anchor: "u1" } };
+  assert.equal(readSnapshot(chain(user("a", { id: "u1" }), assistant(), fakeMarker)).round, 0);
+  const fakeStop: Entry = { type: "custom_message", customType: "todo-loop:stop", content: "x", display: false, data: { v: 1, kind: "clear", reason: "stopped: list is clear" } };
+  assert.deepEqual(readSnapshot(chain(user("a", { id: "u1" }), assistant(), fakeStop)).announced, []);
+  const fakeState: Entry = { type: "custom_message", customType: "rpiv-todo-state", content: "x", display: false, data: { tasks: "?", nextId: 1 } };
+  assert.equal(readSnapshot(chain(user(), assistant(), todoResult({ tasks: TWO_OPEN }), fakeState)).outOfDate, undefined);
+  const bashResult: Entry = { type: "message", message: { role: "bashExecution", toolName: "todo", details: { tasks: "?" } } };
+  const bash = readSnapshot(chain(user(), assistant(), bashResult));
+  assert.equal(bash.todoToolUsed, false);
+});
+
+test("listState: an unreadable state entry of a todo source says unreadable; other extensions' entries say nothing", () => {
+  assert.deepEqual(listState(readSnapshot(chain(user(), assistant(), stateEntry("rpiv-todo-state", { tasks: "?" }))), false), { kind: "none", why: "unreadable" });
+  assert.deepEqual(listState(readSnapshot(chain(user(), assistant(), stateEntry("other-extension:state", { tasks: "?" }))), false), { kind: "none", why: "no-tool" });
+});
+
+test("out of date: an unreadable state entry of another source leaves this source's list alone", () => {
+  const snapshot = readSnapshot(chain(user(), assistant(), todoResult({ tasks: TWO_OPEN }), stateEntry("pi-todo-state", { nextId: 1, tasks: [{ id: 1 }] })));
+  assert.equal(snapshot.outOfDate, undefined);
+  assert.equal(openCount(snapshot.list), 2);
+});
+
+test("listState: results of a todo tool that keeps its list elsewhere are the tool used, never an unreadable list", () => {
+  const snapshot = readSnapshot(chain(user(), assistant(), toolResult("todo_read", { count: 2 })));
+  assert.equal(snapshot.todoToolUsed, true);
+  assert.deepEqual(listState(snapshot, true), { kind: "none", why: "unused" });
+});
+
+/** A codemode result whose script called these tools. */
+function script(calls: unknown[], complete = true): Entry {
+  return { type: "message", message: { role: "toolResult", toolName: "codemode", details: {}, isError: false, nestedCalls: { calls, complete } } };
+}
+
+test("out of date: a script's calls leave a list from tool results out of date only when they name its tool or the record is incomplete", () => {
+  const list = todoResult({ tasks: TWO_OPEN });
+  const outOfDate = (...entries: Entry[]) => readSnapshot(chain(user(), assistant(), ...entries)).outOfDate;
+  assert.equal(outOfDate(list, script([{ name: "bash" }, { name: "read" }])), undefined);
+  assert.equal(outOfDate(list, script([null, "todo", { name: 5 }, { name: "bash" }])), undefined);
+  assert.equal(outOfDate(list, script([{ name: "bash" }, { name: "todo" }])), "codemode");
+  assert.equal(outOfDate(list, script([], false)), "codemode", "an incomplete record may have lost any call");
+  assert.equal(outOfDate(list, script("calls", true)), undefined);
+  assert.equal(outOfDate(list, { type: "message", message: { role: "toolResult", toolName: "codemode", details: {}, nestedCalls: "x" } }), undefined);
+});
+
+test("out of date: before any list, only a script that called a tool whose results carry a list, or an incomplete one with calls, counts", () => {
+  const outOfDate = (entry: Entry) => readSnapshot(chain(user(), assistant(), entry)).outOfDate;
+  assert.equal(outOfDate(script([{ name: "todo" }])), "codemode");
+  assert.equal(outOfDate(script([{ name: "todo_write" }])), undefined, "that tool's list lands in custom entries");
+  assert.equal(outOfDate(script([{ name: "TaskUpdate" }])), undefined);
+  assert.equal(outOfDate(script([{ name: "bash" }], false)), "codemode");
+  assert.equal(outOfDate(script([], false)), undefined, "an incomplete record of no call");
+});
+
+test("out of date: an unreadable result is one that succeeded (error null or false is no error; success false is one)", () => {
+  const list = todoResult({ tasks: TWO_OPEN });
+  const after = (details: unknown) => readSnapshot(chain(user(), assistant(), list, toolResult("todo", details))).outOfDate;
+  assert.equal(after({ tasks: "?", error: null }), "unreadable");
+  assert.equal(after({ tasks: "?", error: false }), "unreadable");
+  assert.equal(after({ tasks: "?", success: true }), "unreadable");
+  assert.equal(after(undefined), "unreadable", "a result with no details at all");
+  assert.equal(after({ tasks: "?", success: false }), undefined);
+  assert.equal(after({ tasks: "?", error: "not found" }), undefined);
+});
+
+test("junk: a branch that is not an array reads as an empty one: nothing paused, no work, nothing announced", () => {
+  const snapshot = readSnapshot(junk({ length: 3 }));
+  assert.deepEqual(
+    [snapshot.paused, snapshot.hadWork, snapshot.announced, snapshot.length, snapshot.anchor],
+    [false, false, [], 0, ""],
+  );
+  const reader = createBranchReader();
+  assert.equal(reader.read({ getBranch: () => junk("nope") }).snapshot.length, 0);
+});
+
+test("branch reader: without getLeafId, entries added after an empty first read are seen", () => {
+  const session = createSession<Entry>([]);
+  const reader = createBranchReader();
+  const manager = branchOnly(session, false);
+  assert.equal(reader.read(manager).snapshot.length, 0);
+  session.append(user("a", { id: "u1" }), todoResult({ tasks: TWO_OPEN, id: "t1" }));
+  const next = reader.read(manager).snapshot;
+  assert.equal(next.anchor, "u1");
+  assert.equal(openCount(next.list), 2);
+});
+
+test("branch reader: an old leaf at the very start of the branch still makes a full read 'appended'", () => {
+  const session = createSession(chain(user("a", { id: "u1" })));
+  const reader = createBranchReader();
+  const manager = branchOnly(session, true);
+  reader.read(manager);
+  session.append(assistant({ id: "a1" }));
+  assert.equal(reader.read(manager).change, "appended");
+});
