@@ -1222,7 +1222,7 @@ test("listState: results of a todo tool that keeps its list elsewhere are the to
 });
 
 /** A codemode result whose script called these tools. */
-function script(calls: unknown[], complete = true): Entry {
+function script(calls: unknown, complete = true): Entry {
   return { type: "message", message: { role: "toolResult", toolName: "codemode", details: {}, isError: false, nestedCalls: { calls, complete } } };
 }
 
