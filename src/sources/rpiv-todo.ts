@@ -39,7 +39,7 @@ function classifyOp(action: unknown, params: unknown): CallKind {
   return typeof action === "string" ? "other" : "unlabelled";
 }
 
-/** A batch is what its ops did, the strongest first: any delete, else any clear, else any completion. */
+/** A batch is what its ops did, the strongest first: a delete if one op deleted, else a clear, else a completion. */
 function classifyBatch(params: unknown): CallKind {
   const ops = isRecord(params) && Array.isArray(params.ops) ? params.ops : [];
   const kinds = ops.map((op: unknown) => (isRecord(op) ? classifyOp(op.action, op) : "unlabelled"));
