@@ -486,3 +486,11 @@ test("/todoloop echoes an unknown sub-command sanitised and capped", async () =>
   assert.equal(firstHostile(error.message), undefined, error.message);
   assert.ok(error.message.includes(`unknown sub-command "resume now${"z".repeat(29)}…"`), error.message);
 });
+
+// ---- sequences cut short: each form removed as far as it got -------------------------------------------
+
+test("sanitize removes an ESC-intermediate (nF) sequence cut short before its final byte", () => {
+  assert.equal(sanitize("a\u001b("), "a", "ESC ( at the end");
+  assert.equal(sanitize("a\u001b#"), "a", "ESC # at the end");
+  assert.equal(sanitize("a\u001b( \u0000b"), "ab", "ESC ( space, then a control");
+});
