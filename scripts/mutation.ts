@@ -100,7 +100,7 @@ interface Counts {
   survived: number;
   timeout: number;
   noCoverage: number;
-  /** Compile and runtime errors, ignored mutants: not part of the score. */
+  /** Compile and runtime errors: not part of the score. */
   other: number;
 }
 
@@ -220,6 +220,8 @@ function readReport(path: string): { counts: Counts; survivors: Survivor[] } {
     for (const mutant of mutants) {
       if (!isObject(mutant)) continue;
       const status = String(mutant.status);
+      // Mutants of an excluded mutator (text.ts's string literals) are reported as ignored: not counted.
+      if (status === "Ignored") continue;
       counts.mutants += 1;
       if (status === "Killed") counts.killed += 1;
       else if (status === "Survived") counts.survived += 1;
