@@ -1286,3 +1286,26 @@ test("branch reader: an old leaf at the very start of the branch still makes a f
   session.append(assistant({ id: "a1" }));
   assert.equal(reader.read(manager).change, "appended");
 });
+
+test("plan-mode: only text and thinking that are strings are read from a reply, each from its own block type", () => {
+  const plan = planSteps([1, "a", false], [2, "b", false]);
+  const blocks = [
+    { type: "text", text: ["[DONE:1]"] },
+    { type: "thinking", thinking: ["[DONE:1]"] },
+    { type: "toolCall", thinking: "[DONE:2]" },
+    { type: "text", thinking: "[DONE:2]" },
+  ];
+  assert.deepEqual(openTexts(readSnapshot(chain(user(), plan, replyBlocks(blocks))).list), ["a", "b"]);
+});
+
+test("branch reader: entries without string ids give no leaf to compare, so a later full read is a first read again", () => {
+  const entries: Entry[] = [
+    { ...user("a"), id: undefined },
+    { ...assistant(), id: undefined },
+  ];
+  const numbered = entries.map((entry, index) => ({ ...entry, id: index }));
+  const reader = createBranchReader();
+  const manager: SessionManagerLike = { getBranch: () => numbered };
+  assert.equal(reader.read(manager).change, "first");
+  assert.equal(reader.read(manager).change, "first");
+});
