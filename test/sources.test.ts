@@ -1229,6 +1229,11 @@ test("criogaid 0.1: one unreadable todo call makes the script's whole record unt
     { name: "todo", status: "ok", arguments: { action: "create", subject: "b" } },
   ]);
   assert.equal(criogaidPiTodos.read(entry), undefined);
+  const before = nestedCallsResult([
+    { name: "todo", status: "ok", arguments: { action: "create", subject: "b" } },
+    { name: "todo", status: "ok", arguments: { todos: [{ content: "a", status: "pending" }] } },
+  ]);
+  assert.equal(criogaidPiTodos.read(before), undefined, "also before a readable one");
 });
 
 test("criogaid 0.1: another tool's call with the same arguments, or a record outside a tool result, is not its list", () => {
