@@ -316,3 +316,28 @@ test("status report: plan mode while it is only planning reads 'none yet' with t
   const lines = statusText(view({ list: { kind: "planning", source: "plan-mode" }, sourceLabel: "plan mode" })).split("\n");
   assert.equal(lines[4], "tasks open: none yet — plan mode is planning (plan mode)");
 });
+
+import { continuationLine, stopLine } from "../src/text.ts";
+
+test("minutes: a value one decimal would show as 0 keeps two significant digits; zero and a clock set back show 0", () => {
+  const spent = (minutes: number): string | undefined => statusText(view({ spend: { tokens: 0, cost: 0, minutes } })).split("\n")[5];
+  assert.match(spent(0.02) ?? "", /, 0\.02 minutes \(no limit\)$/);
+  assert.match(spent(0.049) ?? "", /, 0\.049 minutes \(no limit\)$/);
+  assert.match(spent(0) ?? "", /, 0 minutes \(no limit\)$/);
+  assert.match(spent(-0.01) ?? "", /, 0 minutes \(no limit\)$/);
+  assert.match(spent(0.05) ?? "", /, 0\.1 minutes \(no limit\)$/);
+});
+
+test("transcript line English: a continuation names its round (with the cap) and the open count (of the total) it knows", () => {
+  const line = (round?: number, cap?: number, open?: number, total?: number): string => continuationLine({ round, cap, open, total });
+  assert.equal(line(3, 12, 2, 5), "todo loop: continue 3/12 · 2 of 5 open");
+  assert.equal(line(3, undefined, 2, 5), "todo loop: continue 3 · 2 of 5 open");
+  assert.equal(line(3, 12, 2, undefined), "todo loop: continue 3/12 · 2 open");
+  assert.equal(line(undefined, 12, undefined, 5), "todo loop: continue");
+  assert.equal(line(3, undefined, undefined, 5), "todo loop: continue 3");
+});
+
+test("transcript line English: a stop line is its reason, or just 'stopped' when the reason is empty", () => {
+  assert.equal(stopLine("stopped: list is clear"), "todo loop stopped: list is clear");
+  assert.equal(stopLine(""), "todo loop stopped");
+});
