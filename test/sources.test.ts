@@ -1405,3 +1405,9 @@ test("zhushanwen: its list names the tool todo and, kept in tool results, goes o
   assert.equal(seenList(list, nestedCallsResult([{ name: "todo", status: "ok", arguments: { action: "update", id: 1 } }])).kind, "out-of-date");
   assert.equal(sourceLabel("zhushanwen-pi-todo"), "@zhushanwen/pi-todo");
 });
+
+test("plan-mode: a step number is a whole number of at least 1", () => {
+  for (const step of [1.5, 0, -1, Number.NaN, "1"]) {
+    assert.equal(planMode.read(customEntry("plan-mode", { enabled: false, executing: true, todos: [{ step, text: "a", completed: false }] })), undefined, String(step));
+  }
+});
