@@ -8,7 +8,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   checkInvariants,
-  createTasks,
   extensionArgs,
   footers,
   isNudge,
@@ -20,17 +19,16 @@ import {
   SCENARIO_TIMEOUT_MS,
   stopData,
   untilRequests,
-  updateTasks,
   userMessageIds,
   withRpc,
+  TWO_TASKS as TASKS,
+  PLAN_TWO as plan,
+  FINISH_TWO as finish,
 } from "./harness.ts";
 import type { EntryRecord, MarkerDetails, Notify, ScriptStep } from "./harness.ts";
 import { TOOL_SWITCH } from "./stand-ins/paths.ts";
 
 const timeout = SCENARIO_TIMEOUT_MS;
-const TASKS = ["Write the parser", "Write the tests"];
-const plan = createTasks(...TASKS);
-const finish = updateTasks([1, 2]);
 const CLEAR = { message: "todo loop stopped: list is clear", notifyType: "info" };
 
 /** Marker details as asserted here: the loop state, without the anchor (asserted separately). */

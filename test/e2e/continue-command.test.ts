@@ -11,7 +11,6 @@ import { join } from "node:path";
 import {
   checkInvariants,
   controlData,
-  createTasks,
   isNudge,
   lastMessage,
   loopNotifies,
@@ -23,13 +22,13 @@ import {
   updateTasks,
   userMessageIds,
   withRpc,
+  TWO_TASKS as TASKS,
+  PLAN_TWO as plan,
+  FINISH_TWO as finish,
 } from "./harness.ts";
 import type { ScriptStep } from "./harness.ts";
 
 const timeout = SCENARIO_TIMEOUT_MS;
-const TASKS = ["Write the parser", "Write the tests"];
-const plan = createTasks(...TASKS);
-const finish = updateTasks([1, 2]);
 const CONTINUING = { message: "todo loop: continuing at your request", notifyType: "info" };
 
 test("/todoloop continue after a maxRounds stop, the limit unchanged: exactly one more run (one marker, same anchor), then the limit stop again, announced again", { timeout }, async (t) => {

@@ -14,7 +14,6 @@ import { writeFileSync } from "node:fs";
 import {
   checkInvariants,
   controlData,
-  createTasks,
   extensionArgs,
   footers,
   loopNotifies,
@@ -28,13 +27,13 @@ import {
   until,
   updateTasks,
   userMessageIds,
+  TWO_TASKS as TASKS,
+  PLAN_TWO as plan,
 } from "./harness.ts";
 import type { RpcSession, Sandbox, SandboxOptions, ScriptStep } from "./harness.ts";
 import { SESSION_CONTROL } from "./stand-ins/paths.ts";
 
 const timeout = SCENARIO_TIMEOUT_MS;
-const TASKS = ["Write the parser", "Write the tests"];
-const plan = createTasks(...TASKS);
 const EXTENSIONS = extensionArgs([SESSION_CONTROL]);
 
 async function status(rpc: RpcSession): Promise<string> {

@@ -28,13 +28,13 @@ import {
   updateTasks,
   userMessageIds,
   withRpc,
+  TWO_TASKS as TASKS,
+  PLAN_TWO as plan,
+  FINISH_TWO as finish,
 } from "./harness.ts";
 import type { EntryRecord, Sandbox, ScriptStep } from "./harness.ts";
 import { UNKNOWN_SHAPE_TODO } from "./stand-ins/paths.ts";
 
-const TASKS = ["Write the parser", "Write the tests"];
-const plan = createTasks(...TASKS);
-const finish = updateTasks([1, 2]);
 
 /** Lines of the raw session file that mention a custom type (what `grep` finds). */
 function grep(box: Sandbox, customType: string): string[] {

@@ -275,6 +275,11 @@ export function updateTasks(ids: readonly number[], status = "completed"): Scrip
   return { text: "Working.", calls: ids.map((id) => ({ name: "todo", args: { action: "update", id, status } })) };
 }
 
+/** The two-task list most scenarios plan, the tool turn that creates it, and the one that completes both. */
+export const TWO_TASKS: readonly string[] = ["Write the parser", "Write the tests"];
+export const PLAN_TWO: ScriptStep = createTasks(...TWO_TASKS);
+export const FINISH_TWO: ScriptStep = updateTasks([1, 2]);
+
 /** A tool turn with arbitrary calls. */
 export function callTools(...calls: Array<{ name: string; args: Record<string, unknown> }>): ScriptStep {
   return { text: "Working.", calls };

@@ -10,7 +10,6 @@ import { writeFileSync } from "node:fs";
 import {
   baseArgs,
   checkInvariants,
-  createTasks,
   extensionArgs,
   isNudge,
   lastMessage,
@@ -31,17 +30,16 @@ import {
   stops,
   textOf,
   untilRequests,
-  updateTasks,
   userMessageIds,
   withRpc,
+  TWO_TASKS as TASKS,
+  PLAN_TWO as plan,
+  FINISH_TWO as finish,
 } from "./harness.ts";
 import type { EntryRecord, Notify, ScriptStep } from "./harness.ts";
 import { FIXED_USAGE, OTHER_CONTINUATION, SESSION_CONTROL } from "./stand-ins/paths.ts";
 import { OTHER_TYPE } from "./stand-ins/other-continuation.ts";
 
-const TASKS = ["Write the parser", "Write the tests"];
-const plan = createTasks(...TASKS);
-const finish = updateTasks([1, 2]);
 
 /** The sandbox environment that makes the stand-in report this usage for every reply. */
 function usage(totalTokens: number, cost: number): Record<string, string> {

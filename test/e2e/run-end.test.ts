@@ -9,7 +9,6 @@ import assert from "node:assert/strict";
 import {
   baseArgs,
   checkInvariants,
-  createTasks,
   extensionArgs,
   loopNotifies,
   markerDetails,
@@ -22,16 +21,15 @@ import {
   sessionEntries,
   STOP_TYPE,
   stopData,
-  updateTasks,
   userMessageIds,
   withRpc,
+  TWO_TASKS as TASKS,
+  PLAN_TWO as plan,
+  FINISH_TWO as finish,
 } from "./harness.ts";
 import type { EntryRecord, ScriptStep } from "./harness.ts";
 
 const timeout = SCENARIO_TIMEOUT_MS;
-const TASKS = ["Write the parser", "Write the tests"];
-const plan = createTasks(...TASKS);
-const finish = updateTasks([1, 2]);
 /** pi retries an error whose message matches its retryable patterns ("overloaded" among them). */
 const OVERLOADED: ScriptStep = { stopReason: "error", errorMessage: "529 overloaded" };
 /** One quick retry: pi's `retry` settings (enabled, maxRetries, baseDelayMs). */

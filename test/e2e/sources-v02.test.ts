@@ -24,12 +24,12 @@ import {
   textOf,
   untilRequests,
   withRpc,
+  TWO_TASKS as TASKS,
 } from "./harness.ts";
 import type { EntryRecord, Notify, RpcEvent, RpcSession, Sandbox, ScriptStep } from "./harness.ts";
 import { TINTINWEB_TASKS, ZHUSHANWEN_TODO } from "./stand-ins/paths.ts";
 
 const PLAN_MODE = join(PI_PACKAGE, "examples", "extensions", "plan-mode", "index.ts");
-const TASKS = ["Write the parser", "Write the tests"];
 const CLEAR = "stopped: list is clear";
 
 interface Source {

@@ -23,12 +23,12 @@ import {
   untilRequests,
   userMessageIds,
   withRpc,
+  TWO_TASKS as TASKS,
 } from "./harness.ts";
 import type { EntryRecord, Notify, ScriptStep } from "./harness.ts";
 import { IAN_PASCOE_TODO, QUANGTHAI_TODO } from "./stand-ins/paths.ts";
 
 const PI_EXAMPLE_TODO = join(PI_PACKAGE, "examples", "extensions", "todo.ts");
-const TASKS = ["Write the parser", "Write the tests"];
 
 interface Source {
   /** The `-e` path of the todo extension. */

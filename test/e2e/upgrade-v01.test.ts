@@ -40,13 +40,13 @@ import {
   until,
   updateTasks,
   userMessageIds,
+  TWO_TASKS as TASKS,
 } from "./harness.ts";
 import type { EntryRecord, RpcSession, ScriptStep } from "./harness.ts";
 import { SESSION_CONTROL } from "./stand-ins/paths.ts";
 
 const FIXTURE = join(PACKAGE_ROOT, "test", "fixtures", "v0.1", "three-messages-wait-limit-error.jsonl");
 const FIXTURE_CWD = "/home/user/project";
-const TASKS = ["Write the parser", "Write the tests"];
 const OLD_LIMIT = "stopped: 1 continuation used, 2 tasks still open, no todo change for 1 reply; the agent may need you";
 const OLD_WAIT = "waiting for you: I need the staging password";
 const OLD_ERROR = "stopped: turn outcome was error";
