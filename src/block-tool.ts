@@ -8,7 +8,7 @@ import { transcriptShown } from "./runtime.ts";
 import type { Runtime } from "./runtime.ts";
 import { isRecord } from "./sources/types.ts";
 import { BLOCK_TOOL } from "./state.ts";
-import { sanitize } from "./text.ts";
+import { blockResultText, sanitize } from "./text.ts";
 
 const REASON_CHARS = 500;
 
@@ -52,10 +52,7 @@ export function registerBlockTool(runtime: Runtime): void {
       // In the interactive transcript the stop line announces the wait; elsewhere this notice does.
       if (!transcriptShown(ctx, facts.config)) runtime.notify(ctx, `todo loop: the agent is waiting for you: ${reason}`, "warning");
       runtime.showFooter(ctx, facts.session, runtime.footerFor(facts, blocked.memory));
-      return textResult(
-        `Recorded. The todo loop will not continue until the user replies. Reason: ${reason}. End your reply now and tell the user what you need.`,
-        { v: 1, waiting: true, reason, anchor: facts.memory.anchor },
-      );
+      return textResult(blockResultText(reason), { v: 1, waiting: true, reason, anchor: facts.memory.anchor });
     },
   });
 }

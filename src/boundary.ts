@@ -4,7 +4,7 @@
  * run really ended); `session_start` shows the footer; `context` applies `filterMarkers()`.
  */
 import { killSwitch, loadConfig, configPath } from "./config.ts";
-import { decide, filterMarkers, settle } from "./loop.ts";
+import { decide, filterMarkers, freshMemory, settle } from "./loop.ts";
 import type { TurnFacts } from "./loop.ts";
 import type { ContextLike, EntryDraft, ToolResultLike, TurnEndEventLike, TurnEndResultLike, TurnOutcome } from "./pi.ts";
 import { askedQuestion, replyText } from "./question.ts";
@@ -72,6 +72,15 @@ export function registerBoundaries(runtime: Runtime): void {
       const { message, type } = describeNotice(settled.notice, configPath());
       runtime.notify(ctx, message, type);
     }
+    // The run really ended: the footer now names the stop instead of the running count.
+    if (ctx.hasUI) runtime.showFooter(ctx, session, runtime.footerFor(runtime.gather(ctx), session.memory));
+  }
+
+  /** A human message arrived: its counts start at zero now, not when its first turn ends (the pause holds). */
+  function onHumanMessage(ctx: ContextLike): void {
+    if (!ctx.hasUI) return;
+    const facts = runtime.gather(ctx);
+    runtime.showFooter(ctx, facts.session, runtime.footerFor(facts, freshMemory(facts.memory.anchor, facts.memory.paused)));
   }
 
   function onSessionStart(ctx: ContextLike): void {
@@ -102,6 +111,14 @@ export function registerBoundaries(runtime: Runtime): void {
       onSessionStart(ctx);
     } catch (error) {
       runtime.failed(ctx, "session_start", error);
+    }
+  });
+
+  pi.on("message_start", async (event, ctx) => {
+    try {
+      if (isRecord(event) && isRecord(event.message) && event.message.role === "user" && !killSwitch(ctx.cwd)) onHumanMessage(ctx);
+    } catch (error) {
+      runtime.failed(ctx, "message_start", error);
     }
   });
 

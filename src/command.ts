@@ -3,14 +3,17 @@
  * the branch as `todo-loop:control` entries so a reload, a restart or a fork reads them back; `continue`
  * may start a run with one marker.
  */
+import { existsSync } from "node:fs";
 import { configPath } from "./config.ts";
 import { applyCommand, COMMANDS, parseCommand } from "./loop.ts";
 import type { Command } from "./loop.ts";
 import { markerMessage } from "./runtime.ts";
 import type { Runtime } from "./runtime.ts";
+import type { ContextLike } from "./pi.ts";
+import { isRecord } from "./sources/types.ts";
 import { sourceLabel } from "./sources/index.ts";
 import { CONTROL_TYPE } from "./state.ts";
-import { describeReason, sanitize, statusText } from "./text.ts";
+import { commandReplyText, sanitize, statusText } from "./text.ts";
 
 const DESCRIPTIONS: Record<Command, string> = {
   status: "what the loop is doing and why",
@@ -28,6 +31,8 @@ export function registerCommand(runtime: Runtime): void {
     description: "Todo loop: status | pause | resume | reset | continue",
     getArgumentCompletions(prefix) {
       const typed = typeof prefix === "string" ? prefix.trim().toLowerCase() : "";
+      // A word typed in full offers nothing to pick: Enter then runs it instead of accepting a completion.
+      if ((COMMANDS as readonly string[]).includes(typed)) return null;
       const items = COMMANDS.filter((word) => word.startsWith(typed)).map((word) => ({
         value: word,
         label: word,
@@ -63,9 +68,12 @@ export function registerCommand(runtime: Runtime): void {
             configFile: configPath(),
             problems: facts.problems,
             killSwitch: facts.killSwitch,
+            ...anchorOf(ctx, facts.memory.anchor, facts.snapshot.anchorTime),
+            configExists: configExists(),
           }), "info");
         } else {
-          runtime.notify(ctx, `todo loop: ${describeReason(result.reply)}`, result.reply.kind === "cannot-continue" ? "warning" : "info");
+          const open = facts.list.kind === "list" ? facts.list.open : 0;
+          runtime.notify(ctx, commandReplyText(result.reply, { idle, open }), result.reply.kind === "cannot-continue" ? "warning" : "info");
         }
         runtime.showFooter(ctx, facts.session, runtime.footerFor(facts, result.memory));
         if (result.marker) pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
@@ -74,4 +82,32 @@ export function registerCommand(runtime: Runtime): void {
       }
     },
   });
+}
+
+function configExists(): boolean | undefined {
+  try {
+    return existsSync(configPath());
+  } catch {
+    return undefined;
+  }
+}
+
+/** The anchor as a person knows it: when it was written and its first words (read from its entry). */
+function anchorOf(ctx: ContextLike, anchor: string, time: number | undefined): { anchorTime: number | undefined; anchorText: string | undefined } {
+  let entry: unknown;
+  try {
+    entry = anchor === "" ? undefined : ctx.sessionManager.getEntry?.(anchor);
+  } catch {
+    entry = undefined;
+  }
+  const message = isRecord(entry) && isRecord(entry.message) ? entry.message : undefined;
+  const stamp = isRecord(entry) && typeof entry.timestamp === "string" ? Date.parse(entry.timestamp) : Number.NaN;
+  return { anchorTime: Number.isFinite(stamp) ? stamp : time, anchorText: message ? textOf(message.content) : undefined };
+}
+
+function textOf(content: unknown): string | undefined {
+  if (typeof content === "string") return sanitize(content, 200);
+  if (!Array.isArray(content)) return undefined;
+  const texts = content.filter((block) => isRecord(block) && block.type === "text" && typeof block.text === "string").map((block) => (block as { text: string }).text);
+  return texts.length > 0 ? sanitize(texts.join(" "), 200) : undefined;
 }

@@ -7,6 +7,7 @@ import { registerBlockTool } from "./block-tool.ts";
 import { registerBoundaries } from "./boundary.ts";
 import { registerCommand } from "./command.ts";
 import { configPath, loadConfig } from "./config.ts";
+import { registerNoTodoToolNotice } from "./no-todo-tool.ts";
 import type { PiLike } from "./pi.ts";
 import { registerRenderers } from "./render.ts";
 import { createRuntime } from "./runtime.ts";
@@ -17,4 +18,5 @@ export default function todoLoop(pi: PiLike): void {
   registerBlockTool(runtime);
   registerCommand(runtime);
   registerRenderers(pi, () => loadConfig(configPath()).config.transcript);
+  registerNoTodoToolNotice(runtime);
 }

@@ -48,7 +48,7 @@ export type Reason =
   | { readonly kind: "other-extension" };
 
 /** The kind a stop record carries (SPEC §4.13). */
-export type StopKind = "clear" | "no-list" | "limit" | "idle" | "waiting" | "question" | "out-of-reach" | "out-of-date" | "outcome";
+export type StopKind = "clear" | "no-list" | "limit" | "idle" | "stuck" | "repeat" | "waiting" | "question" | "out-of-reach" | "out-of-date" | "outcome" | "earlier" | "verify-failed" | "verify-error";
 
 /** The stop this run ends with if pi settles without going on. */
 export interface PendingStop {

@@ -121,6 +121,12 @@ export interface SessionStartEventLike {
   readonly reason?: unknown;
 }
 
+/** A message starting (pi fires it for every message: the human's, the model's, tool results, custom ones). */
+export interface MessageStartEventLike {
+  readonly type?: "message_start";
+  readonly message?: unknown;
+}
+
 export interface AgentSettledEventLike {
   readonly type?: "agent_settled";
   readonly aborted?: unknown;
@@ -187,6 +193,7 @@ export interface PiLike {
   on(event: "context", handler: (event: ContextEventLike, ctx: ContextLike) => Promise<{ messages: unknown[] } | undefined>): void;
   on(event: "agent_settled", handler: (event: AgentSettledEventLike, ctx: ContextLike) => Promise<void>): void;
   on(event: "session_start", handler: (event: SessionStartEventLike, ctx: ContextLike) => Promise<void>): void;
+  on(event: "message_start", handler: (event: MessageStartEventLike, ctx: ContextLike) => Promise<void>): void;
   registerTool(tool: ToolDefinitionLike): void;
   registerCommand(name: string, options: CommandOptionsLike): void;
   getActiveTools(): readonly string[];

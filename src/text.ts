@@ -3,8 +3,8 @@
  * the `/todoloop` report and the footer. Text that came from the model is sanitised before it is shown.
  */
 import type { Limits } from "./config.ts";
-import type { LimitKey, ListState, Memory, NoListWhy, Notice, Reason, StaleWhy, Wait } from "./loop.ts";
-import { assertNever } from "./loop.ts";
+import type { LimitKey, ListState, Memory, NoListWhy, Notice, Reason, StaleWhy, StopKind, Wait } from "./loop.ts";
+import { assertNever, stopKind } from "./loop.ts";
 import { sanitize } from "./sanitize.ts";
 
 export { sanitize } from "./sanitize.ts";
@@ -73,10 +73,8 @@ export function describeReason(reason: Reason): string {
   switch (reason.kind) {
     case "none":
       return "idle";
-    case "continuing": {
-      const cap = reason.maxRounds === null ? "" : `/${reason.maxRounds}`;
-      return `continuing: ${plural(reason.open, "task")} still open, continue ${reason.round}${cap}`;
-    }
+    case "continuing":
+      return `continuing: ${plural(reason.open, "task")} still open, ${roundText(reason.round, reason.maxRounds)}`;
     case "clear":
       return "stopped: list is clear";
     case "no-list":
@@ -96,7 +94,7 @@ export function describeReason(reason: Reason): string {
     case "idle":
       return `stopped: the agent stopped ${plural(reason.replies, "time")} in a row without doing anything, ${plural(reason.open, "task")} still open; it may need you`;
     case "outcome":
-      return `stopped: turn outcome was ${reason.outcome}`;
+      return reason.outcome === "aborted" ? "stopped: you stopped it (Escape)" : `stopped: turn outcome was ${reason.outcome}`;
     case "paused":
       return "paused by user";
     case "resumed":
@@ -104,7 +102,7 @@ export function describeReason(reason: Reason): string {
     case "reset":
       return "counters reset";
     case "requested":
-      return reason.started ? "continuing at your request" : "resumed by user; the agent is busy, so the loop goes on when it next stops";
+      return reason.started ? "continuing at your request" : "resumed: the agent is busy, so the loop goes on when it next stops";
     case "cannot-continue":
       return CANNOT_CONTINUE[reason.why];
     case "queued":
@@ -197,6 +195,12 @@ export interface StatusView {
   readonly configFile: string;
   readonly problems: readonly string[];
   readonly killSwitch: string | undefined;
+  /** When the anchor (your message) was written, epoch milliseconds; shown as a local time, never its id. */
+  readonly anchorTime?: number | undefined;
+  /** The start of your message's text (already sanitised), to tell messages of the same minute apart. */
+  readonly anchorText?: string | undefined;
+  /** Whether the config file exists; `false` shows `config: none (defaults)`. Unknown: the path is shown. */
+  readonly configExists?: boolean | undefined;
 }
 
 const STOP_KINDS: ReadonlySet<Reason["kind"]> = new Set(["clear", "no-list", "out-of-date", "out-of-reach", "limit", "idle", "outcome"]);
@@ -232,7 +236,7 @@ export function statusText(view: StatusView): string {
   const idleCap = limits.maxIdleReplies === null ? "(no limit)" : `of ${limits.maxIdleReplies}`;
   const tokenLimit = limits.maxTokens === null ? "no limit" : `limit ${tokens(limits.maxTokens)}`;
   const costLimit = limits.maxCost === null ? "no limit" : `limit ${money(limits.maxCost)}`;
-  const minuteLimit = limits.maxMinutes === null ? "no limit" : `limit ${minutes(limits.maxMinutes)}`;
+  const minuteLimit = limits.maxMinutes === null ? "no limit" : `limit ${limitDuration(limits.maxMinutes)}`;
   const spent = spend.minutes === undefined ? 0 : spend.minutes;
   const lines = [
     `todo loop: ${mode(view)}`,
@@ -240,25 +244,131 @@ export function statusText(view: StatusView): string {
     `replies since the list last changed: ${memory.staleSettles}`,
     `replies in a row without work: ${memory.settleRun} ${idleCap}`,
     `tasks open: ${tasksLine(list, view.sourceLabel)}`,
-    `spend since your message: ${tokens(spend.tokens)} tokens (${tokenLimit}), ${money(spend.cost)} (${costLimit}), ${minutes(spent)} minutes (${minuteLimit})`,
-    `counting from: ${memory.anchor === "" ? "no message yet" : `message ${memory.anchor}`}`,
+    `spend since your message: ${tokens(spend.tokens)} tokens (${tokenLimit}), ${money(spend.cost)} (${costLimit}), ${duration(spent)} (${minuteLimit})`,
+    `counting from: ${anchorLine(memory.anchor, view.anchorTime, view.anchorText)}`,
   ];
   if (memory.waiting !== undefined) lines.push(`waiting for you: ${waitText(memory.waiting)}`);
   lines.push(`last: ${describeReason(memory.last)}`);
-  lines.push(`config: ${view.configFile}${limitsText(limits) ? ` (${limitsText(limits)})` : ""}`);
+  lines.push(view.configExists === false
+    ? `config: none (defaults) — create ${view.configFile} to set limits`
+    : `config: ${view.configFile}${limitsText(limits) ? ` (${limitsText(limits)})` : ""}`);
   for (const problem of view.problems) lines.push(`config problem: ${problem}`);
   return lines.join("\n");
 }
 
-/** The one-line footer while tasks are open; undefined clears it. Never a bare `X/Y` (a todo tool shows done/total). */
+/**
+ * The one-line footer while tasks are open; undefined clears it. Never a bare `X/Y` (a todo tool shows
+ * done/total), never a count past its cap, and after a stop it says so instead of looking as if the loop
+ * were running.
+ */
 export function footerText(memory: Memory, list: ListState, limits: Limits, killSwitch: string | undefined): string | undefined {
   if (list.kind !== "list" || list.open === 0) return undefined;
   if (killSwitch) return "todo loop off";
   if (memory.paused) return "todo loop paused";
-  if (memory.waiting !== undefined) return "waiting for you";
-  const cap = limits.maxRounds === null ? "" : `/${limits.maxRounds}`;
-  return `todo ${list.open} of ${list.total} open · continue ${memory.round}${cap}`;
+  const open = `todo ${list.open} of ${list.total} open`;
+  if (memory.waiting !== undefined) return `${open} · ${FOOTER_STOPS.waiting}`;
+  const stopped = footerStop(memory);
+  return `${open} · ${stopped ?? roundText(memory.round, limits.maxRounds)}`;
 }
+
+/** The short name of each stop kind in the footer (SPEC §7, "After a stop"). */
+const FOOTER_STOPS: Record<StopKind, string> = {
+  clear: "stopped: list is clear",
+  "no-list": "stopped: no list",
+  limit: "stopped: limit",
+  idle: "stopped: no progress",
+  stuck: "stopped: no progress",
+  repeat: "stopped: same reply again",
+  waiting: "todo loop: waiting for you",
+  question: "todo loop: waiting for you",
+  "out-of-reach": "stopped: todo tool not active",
+  "out-of-date": "stopped: list out of date",
+  outcome: "stopped: error or Escape",
+  earlier: "open from an earlier message",
+  "verify-failed": "stopped: check failed",
+  "verify-error": "stopped: check did not run",
+};
+
+/**
+ * The stop the footer names, if the loop is stopped: the memory's `last` reason when it is a stop that
+ * is no longer pending (pending: the run may still go on — a retry, a queued message), else, for a memory
+ * rebuilt from the branch (`last` unknown), the newest stop recorded since the last continuation.
+ */
+function footerStop(memory: Memory): string | undefined {
+  if (memory.pending !== undefined) return undefined;
+  const { last } = memory;
+  if (last.kind === "outcome") return last.outcome === "aborted" ? "stopped: by you (Escape)" : "stopped: error";
+  const kind = stopKind(last);
+  if (kind !== undefined) return FOOTER_STOPS[kind];
+  if (last.kind !== "none") return undefined;
+  const key = memory.announced.at(-1)?.split(":")[0];
+  return key !== undefined && Object.hasOwn(FOOTER_STOPS, key) ? FOOTER_STOPS[key as StopKind] : undefined;
+}
+
+/** A continuation count and its cap: `continue 3`, `continue 3/12`; past the cap (only at your request) `continue 3 (limit 2, at your request)`. */
+export function roundText(round: number, cap: number | null | undefined): string {
+  if (cap === null || cap === undefined) return `continue ${round}`;
+  return round <= cap ? `continue ${round}/${cap}` : `continue ${round} (limit ${cap}, at your request)`;
+}
+
+/** Minutes as a person says them: `under a minute`, `4 min`, `1 h 10 min`, `2 h` (whole minutes, rounded down). */
+export function duration(value: number): string {
+  const whole = Number.isFinite(value) ? Math.floor(Math.max(0, value)) : 0;
+  if (whole < 1) return "under a minute";
+  const hours = Math.floor(whole / 60);
+  const rest = whole % 60;
+  if (hours === 0) return `${rest} min`;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+
+/** A configured minute limit: whole minutes as `duration()` says them, a fraction as it was set (`0.5 min`). */
+function limitDuration(value: number): string {
+  return Number.isInteger(value) && value >= 1 ? duration(value) : `${minutes(value)} min`;
+}
+
+function clock(time: number): string {
+  const date = new Date(time);
+  return `${String(date.getHours()).padStart(2, "0")}:${String(date.getMinutes()).padStart(2, "0")}`;
+}
+
+/** Which message the counts start from, as a person knows it: its time and its first words, never its id. */
+function anchorLine(anchor: string, time: number | undefined, text: string | undefined): string {
+  if (anchor === "") return "no message yet";
+  const when = time !== undefined && Number.isFinite(time) ? `your message of ${clock(time)}` : "your latest message";
+  const words = text === undefined ? "" : sanitize(text, ANCHOR_CHARS);
+  return words === "" ? when : `${when} ("${words}")`;
+}
+
+/** How much of your message `/todoloop` quotes. */
+const ANCHOR_CHARS = 40;
+
+/**
+ * A text that came from the model or a person, ended as one sentence: a trailing comma, colon or
+ * semicolon gives way to a full stop, and a text that already ends a sentence (`.`, `?`, `!`, `…`, also
+ * inside a closing quote or bracket) gets no second mark.
+ */
+export function asSentence(text: string): string {
+  const trimmed = text.replace(/[\s,;:]+$/u, "");
+  if (trimmed === "") return "";
+  return /[.!?…。！？‽](?:["'”’»)\]]*)$/u.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/** What `todo_loop_block` answers the model once the wait is recorded. */
+export function blockResultText(reason: string): string {
+  return `Recorded. The todo loop will not continue until the user replies. Reason: ${asSentence(reason)} End your reply now and tell the user what you need.`;
+}
+
+/** What the person is told after a `/todoloop` sub-command other than status; `idle`/`open`: the agent and the list now. */
+export function commandReplyText(reply: Reason, situation: { readonly idle: boolean; readonly open: number }): string {
+  if (reply.kind !== "resumed") return `todo loop: ${describeReason(reply)}`;
+  if (!situation.idle) return "todo loop: resumed: the loop goes on when the agent next stops";
+  if (situation.open === 0) return "todo loop: resumed: no task is open now; the loop goes on when the agent next stops with tasks open";
+  return "todo loop: resumed: the loop goes on when the agent next stops; /todoloop continue starts it now";
+}
+
+/** The one notice at a first interactive start with no todo tool installed (SPEC §7, "No todo tool"). */
+export const NO_TODO_TOOL_TEXT =
+  "todo loop: no todo tool is installed, so the loop has nothing to read and will not continue anything. Install a supported one, for example: pi install npm:@juicesharp/rpiv-todo (then restart pi).";
 
 /** What a continuation marker's `details` say; a field that could not be read is undefined. */
 export interface ContinuationView {
@@ -270,9 +380,9 @@ export interface ContinuationView {
 
 /** The words of a continuation's transcript line: `todo loop: continue 3/12 · 2 of 5 open`. Never the nudge. */
 export function continuationLine(view: ContinuationView): string {
-  const round = view.round === undefined ? "" : ` ${view.round}${view.cap === undefined ? "" : `/${view.cap}`}`;
+  const round = view.round === undefined ? "continue" : roundText(view.round, view.cap);
   const open = view.open === undefined ? "" : view.total === undefined ? ` · ${view.open} open` : ` · ${view.open} of ${view.total} open`;
-  return `todo loop: continue${round}${open}`;
+  return `todo loop: ${round}${open}`;
 }
 
 /** The words of a stop's transcript line, from its (sanitised) reason: `todo loop stopped: list is clear`. */

@@ -25,6 +25,7 @@ import {
   toolResultMessage,
   toolTurn,
   user,
+  TIMESTAMP,
 } from "./builders.ts";
 import type { Entry, EventOptions, MessageEntry, RpivTask } from "./builders.ts";
 import { createContext, createFakePi, createSession, isolatedDirs } from "./fake-pi.ts";
@@ -560,7 +561,7 @@ test("question: a settle whose reply ends with a question does not continue; the
   const lines = await statusLines(h);
   assert.equal(lines[0], "todo loop: waiting");
   assert.ok(lines.includes('waiting for you: the agent asked: "Should I use Postgres or SQLite?"'));
-  assert.equal(h.footer(), "waiting for you");
+  assert.equal(h.footer(), "todo 2 of 2 open · todo loop: waiting for you");
   await h.endRun();
   assert.deepEqual(h.records("todo-loop:stop"), [stop("question", 'waiting for you: the agent asked: "Should I use Postgres or SQLite?"')]);
   assert.deepEqual(h.takeNotes(), [{ message: 'todo loop waiting for you: the agent asked: "Should I use Postgres or SQLite?"', type: "warning" }]);
@@ -915,7 +916,7 @@ test("footer: after a reload session_start shows the rounds, a pause or a wait r
   paused.session.append(assistant(), blockResult("need the password", "u1"));
   const waiting = paused.reload();
   await waiting.start("reload");
-  assert.equal(waiting.footer(), "waiting for you");
+  assert.equal(waiting.footer(), "todo 2 of 2 open · todo loop: waiting for you");
 });
 
 test("footer: never set without a UI (print and JSON modes)", async () => {
@@ -979,7 +980,7 @@ test("todo_loop_block: in RPC a reason → waiting, one warning notify, status '
   const lines = await statusLines(h);
   assert.equal(lines[0], "todo loop: waiting");
   assert.ok(lines.includes("waiting for you: Which database should I migrate?"));
-  assert.equal(h.footer(), "waiting for you");
+  assert.equal(h.footer(), "todo 2 of 2 open · todo loop: waiting for you");
 });
 
 test("todo_loop_block: in the TUI with the transcript on the tool does not notify (the stop line announces the wait); the stop is recorded", async () => {
@@ -1093,10 +1094,10 @@ test("/todoloop status: mode, continuations, replies, replies without work, task
     "replies since the list last changed: 0",
     "replies in a row without work: 1 of 3",
     "tasks open: 2 of 2 (rpiv-todo)",
-    "spend since your message: 1,100 tokens (no limit), $0.0110 (no limit), 0 minutes (no limit)",
-    "counting from: message u1",
+    "spend since your message: 1,100 tokens (no limit), $0.0110 (no limit), under a minute (no limit)",
+    `counting from: your message of ${clockOf(TIMESTAMP)} ("Do the work")`,
     "last: continuing: 2 tasks still open, continue 1",
-    `config: ${CONFIG_FILE}`,
+    `config: none (defaults) — create ${CONFIG_FILE} to set limits`,
   ]);
   assert.deepEqual(await statusLines(h), lines, "/todoloop status changes nothing");
   assert.deepEqual(h.pi.appended, [], "and records nothing");
@@ -1121,7 +1122,7 @@ test("/todoloop pause: 'paused by user', footer 'todo loop paused', no continuat
   h.session.append(user("next thing", { id: "u2" }));
   assert.equal(await h.settleWith(), undefined, "a pause outlives a new message");
   await h.command("resume");
-  assert.deepEqual(h.takeNotes(), [{ message: "todo loop: resumed by user", type: "info" }]);
+  assert.deepEqual(h.takeNotes(), [{ message: "todo loop: resumed: the loop goes on when the agent next stops; /todoloop continue starts it now", type: "info" }]);
   assert.equal((await h.settleWith())?.continue, true);
 });
 
@@ -1286,9 +1287,9 @@ test("/todoloop status explains a missing list: no todo tool active vs. not used
 test("/todoloop status shows the branch the session is on after /tree navigation", async () => {
   const h = harness();
   h.session.append(user("second", { id: "u2" }), assistant());
-  assert.ok((await statusLines(h)).includes("counting from: message u2"));
+  assert.ok((await statusLines(h)).includes(`counting from: your message of ${clockOf(TIMESTAMP)} ("second")`));
   h.session.moveTo("t1");
-  assert.ok((await statusLines(h)).includes("counting from: message u1"));
+  assert.ok((await statusLines(h)).includes(`counting from: your message of ${clockOf(TIMESTAMP)} ("Do the work")`));
 });
 
 test("nothing is ever written to the working tree; the session only gains markers, stop records and control records", async () => {
@@ -1311,4 +1312,155 @@ test("nothing is ever written to the working tree; the session only gains marker
     .filter((entry) => !(entry.type === "message"))
     .map((entry) => `${entry.type}:${String(entry.customType)}`);
   assert.deepEqual(added, ["custom_message:todo-loop:continue", "custom:todo-loop:control", "custom:todo-loop:control", "custom:todo-loop:stop"]);
+});
+
+/** A timestamp as `/todoloop` shows it: the local hour and minute. */
+function clockOf(timestamp: string): string {
+  const date = new Date(timestamp);
+  return `${String(date.getHours()).padStart(2, "0")}:${String(date.getMinutes()).padStart(2, "0")}`;
+}
+
+// ---- 0.3: the first ten minutes ------------------------------------------------------------------------
+
+test("/todoloop completion: a word typed in full offers no completion, so one Enter runs it", () => {
+  const pi = createFakePi();
+  todoLoop(pi);
+  const complete = pi.command("todoloop").getArgumentCompletions;
+  assert.ok(complete);
+  for (const word of ["status", "pause", "resume", "reset", "continue", "PAUSE", "pause ", " continue"]) assert.equal(complete(word), null, word);
+  assert.deepEqual(complete("paus")?.map((item) => item.value), ["pause"], "a word typed in part still completes");
+  assert.deepEqual(complete("re")?.map((item) => item.value), ["resume", "reset"]);
+});
+
+test("footer after an idle stop: once the run ends it names the stop, not the running count", async () => {
+  const h = harness();
+  await h.reply();
+  await h.reply();
+  assert.equal(h.footer(), "todo 2 of 2 open · continue 2");
+  await h.reply();
+  assert.equal(h.footer(), "todo 2 of 2 open · stopped: no progress");
+  assert.deepEqual(h.records("todo-loop:stop").map((data) => fieldOf(data, "kind")), ["idle"]);
+});
+
+test("footer after a limit stop names it; /todoloop continue past the cap never reads continue 2/1", async (t) => {
+  writeConfig(t, { maxRounds: 1 });
+  const h = harness();
+  await h.reply();
+  assert.equal(h.footer(), "todo 2 of 2 open · continue 1/1");
+  await h.reply();
+  assert.equal(h.footer(), "todo 2 of 2 open · stopped: limit");
+  await h.command("continue");
+  assert.equal(h.footer(), "todo 2 of 2 open · continue 2 (limit 1, at your request)");
+});
+
+test("footer while a stop is pending (pi may still retry) keeps the count; agent_settled then names the stop", async () => {
+  const h = harness();
+  await h.reply();
+  await h.settleWith({ outcome: "error" });
+  assert.equal(h.footer(), "todo 2 of 2 open · continue 1");
+  await h.endRun();
+  assert.equal(h.footer(), "todo 2 of 2 open · stopped: error");
+});
+
+test("footer after a reload names the stop recorded since the last continuation (read from the branch)", async () => {
+  const h = harness();
+  await h.reply();
+  await h.reply();
+  await h.reply();
+  const reloaded = h.reload();
+  await reloaded.start("reload");
+  assert.equal(reloaded.footer(), "todo 2 of 2 open · stopped: no progress");
+});
+
+test("footer: a new human message shows continue 0 at once (message_start), not the old message's count", async () => {
+  const h = harness();
+  await h.reply();
+  await h.reply();
+  await h.reply();
+  assert.equal(h.footer(), "todo 2 of 2 open · stopped: no progress");
+  await h.pi.fireMessageStart({ type: "message_start", message: { role: "custom", customType: "todo-loop:continue" } }, h.ctx);
+  await h.pi.fireMessageStart({ type: "message_start", message: { role: "assistant" } }, h.ctx);
+  assert.equal(h.footer(), "todo 2 of 2 open · stopped: no progress", "only a human message resets the footer");
+  await h.pi.fireMessageStart({ type: "message_start", message: { role: "user", content: "go on" } }, h.ctx);
+  assert.equal(h.footer(), "todo 2 of 2 open · continue 0");
+  await h.command("pause");
+  await h.pi.fireMessageStart({ type: "message_start", message: { role: "user", content: "next" } }, h.ctx);
+  assert.equal(h.footer(), "todo loop paused", "the pause outlives a new message");
+});
+
+test("footer: message_start never sets a footer without a UI, and survives junk events", async () => {
+  const h = harness({ hasUI: false, mode: "print" });
+  await h.pi.fireMessageStart({ type: "message_start", message: { role: "user" } }, h.ctx);
+  const junk = harness();
+  for (const event of [undefined, null, 1, {}, { message: null }, { message: "user" }] as unknown[]) {
+    await junk.pi.fireMessageStart(event as never, junk.ctx);
+  }
+  assert.deepEqual(h.ctx.ui.statuses, []);
+  assert.deepEqual(junk.takeNotes(), []);
+});
+
+test("/todoloop resume after a stop says what happens next; the busy agent is told apart", async () => {
+  const h = harness();
+  await h.reply();
+  await h.reply();
+  await h.reply();
+  h.takeNotes();
+  await h.command("resume");
+  assert.deepEqual(h.takeNotes(), [{ message: "todo loop: resumed: the loop goes on when the agent next stops; /todoloop continue starts it now", type: "info" }]);
+  h.ctx.idle = false;
+  await h.command("resume");
+  assert.deepEqual(h.takeNotes(), [{ message: "todo loop: resumed: the loop goes on when the agent next stops", type: "info" }]);
+});
+
+test("todo_loop_block: a reason ending in a full stop gives one full stop in the result (no '..')", async () => {
+  const h = harness();
+  const result = await h.block({ reason: "Which database should I migrate." });
+  const text = result.content[0]?.text ?? "";
+  assert.match(text, /Reason: Which database should I migrate\. End your reply now/);
+  assert.doesNotMatch(text, /\.\./);
+});
+
+test("/todoloop status: config: none (defaults) without a file, the path with one; the anchor by time, never its id", async (t) => {
+  const h = harness({ branch: chain(user("Do the work", { id: "ad74f7a6" }), assistant({ id: "a1" }), todoResult({ tasks: TASKS, id: "t1" })) });
+  const before = await statusLines(h);
+  assert.ok(before.includes(`config: none (defaults) — create ${CONFIG_FILE} to set limits`), before.join("\n"));
+  assert.ok(before.every((line) => !line.includes("ad74f7a6")), before.join("\n"));
+  writeConfig(t, { maxRounds: 5 });
+  assert.ok((await statusLines(h)).includes(`config: ${CONFIG_FILE} (maxRounds 5)`));
+});
+
+test("no todo tool: at the first interactive start one info notify says the loop has nothing to read and how to install one", async () => {
+  const pi = createFakePi({ activeTools: ["read", "bash"] });
+  todoLoop(pi);
+  const h = harness({ pi, mode: "tui", branch: chain(user("hi", { id: "u1" })) });
+  await h.start("startup");
+  const notes = h.takeNotes();
+  assert.equal(notes.length, 1, JSON.stringify(notes));
+  assert.equal(notes[0]?.type, "info");
+  assert.match(notes[0]?.message ?? "", /nothing to read/);
+  assert.match(notes[0]?.message ?? "", /pi install npm:@juicesharp\/rpiv-todo/);
+  for (const reason of ["reload", "new", "resume", "fork", "startup"]) await h.start(reason);
+  assert.deepEqual(h.takeNotes(), [], "never again in this process: not on /reload, /new, a resume or a fork");
+});
+
+test("no todo tool: no notice with a known todo tool registered, nor in RPC, print or JSON mode", async () => {
+  const withTool = harness({ mode: "tui" });
+  await withTool.start("startup");
+  assert.deepEqual(withTool.takeNotes(), []);
+  for (const mode of ["rpc", "print", "json"] as const) {
+    const pi = createFakePi({ activeTools: ["read", "bash"] });
+    todoLoop(pi);
+    const h = harness({ pi, mode, hasUI: mode === "rpc", branch: chain(user("hi", { id: "u1" })) });
+    await h.start("startup");
+    assert.deepEqual(h.takeNotes(), [], mode);
+  }
+});
+
+test("no todo tool: a registered but inactive todo tool counts as installed (no notice)", async () => {
+  const pi = createFakePi({ activeTools: ["read", "bash"] });
+  pi.allTools = [...pi.allTools, { name: "todo", exposure: "direct" }];
+  todoLoop(pi);
+  const h = harness({ pi, mode: "tui", branch: chain(user("hi", { id: "u1" })) });
+  await h.start("startup");
+  assert.deepEqual(h.takeNotes(), []);
 });

@@ -35,7 +35,7 @@ export interface CustomMessageEntry extends Entry {
   details?: unknown;
 }
 
-const TIMESTAMP = "2026-11-30T00:00:00.000Z";
+export const TIMESTAMP = "2026-11-30T00:00:00.000Z";
 
 function messageEntry(message: Message, id?: string): MessageEntry {
   return id === undefined ? { type: "message", timestamp: TIMESTAMP, message } : { type: "message", id, timestamp: TIMESTAMP, message };

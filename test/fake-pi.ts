@@ -22,6 +22,7 @@ import type {
   PiLike,
   SessionManagerLike,
   SessionStartEventLike,
+  MessageStartEventLike,
   ToolDefinitionLike,
   ToolInfoLike,
   ToolResultValue,
@@ -35,6 +36,7 @@ export type TurnEndHandler = (event: TurnEndEventLike, ctx: ContextLike) => Prom
 export type ContextHandler = (event: ContextEventLike, ctx: ContextLike) => Promise<{ messages: unknown[] } | undefined>;
 export type AgentSettledHandler = (event: AgentSettledEventLike, ctx: ContextLike) => Promise<void>;
 export type SessionStartHandler = (event: SessionStartEventLike, ctx: ContextLike) => Promise<void>;
+export type MessageStartHandler = (event: MessageStartEventLike, ctx: ContextLike) => Promise<void>;
 
 /** A registered tool, with `execute` callable on any params (pi validates them against the schema first). */
 export interface RecordedTool extends Omit<ToolDefinitionLike, "execute"> {
@@ -190,6 +192,7 @@ export interface FakePi extends PiLike {
   readonly contextHandlers: ContextHandler[];
   readonly agentSettledHandlers: AgentSettledHandler[];
   readonly sessionStartHandlers: SessionStartHandler[];
+  readonly messageStartHandlers: MessageStartHandler[];
   readonly tools: RecordedTool[];
   readonly commands: Map<string, CommandOptionsLike>;
   /** Every `appendEntry(customType, data)` call, in order. */
@@ -215,6 +218,8 @@ export interface FakePi extends PiLike {
   fireAgentSettled(event: AgentSettledEventLike, ctx: ContextLike): Promise<void>;
   /** Runs every `session_start` handler in order (startup, reload, new, resume, fork). */
   fireSessionStart(event: SessionStartEventLike, ctx: ContextLike): Promise<void>;
+  /** Runs every `message_start` handler in order (pi fires it before the message is in the session). */
+  fireMessageStart(event: MessageStartEventLike, ctx: ContextLike): Promise<void>;
   tool(name: string): RecordedTool;
   command(name: string): CommandOptionsLike;
 }
@@ -223,7 +228,8 @@ type OnArgs =
   | [event: "turn_end", handler: TurnEndHandler]
   | [event: "context", handler: ContextHandler]
   | [event: "agent_settled", handler: AgentSettledHandler]
-  | [event: "session_start", handler: SessionStartHandler];
+  | [event: "session_start", handler: SessionStartHandler]
+  | [event: "message_start", handler: MessageStartHandler];
 
 export interface FakePiOptions {
   activeTools?: string[];
@@ -238,6 +244,7 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
   const contextHandlers: ContextHandler[] = [];
   const agentSettledHandlers: AgentSettledHandler[] = [];
   const sessionStartHandlers: SessionStartHandler[] = [];
+  const messageStartHandlers: MessageStartHandler[] = [];
   const tools: RecordedTool[] = [];
   const commands = new Map<string, CommandOptionsLike>();
   const appended: AppendedEntry[] = [];
@@ -252,6 +259,7 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
     contextHandlers,
     agentSettledHandlers,
     sessionStartHandlers,
+    messageStartHandlers,
     tools,
     commands,
     appended,
@@ -274,6 +282,9 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
           break;
         case "session_start":
           sessionStartHandlers.push(args[1]);
+          break;
+        case "message_start":
+          messageStartHandlers.push(args[1]);
           break;
       }
     },
@@ -345,6 +356,9 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
     },
     async fireSessionStart(event, ctx) {
       for (const handler of sessionStartHandlers) await handler(event, ctx);
+    },
+    async fireMessageStart(event, ctx) {
+      for (const handler of messageStartHandlers) await handler(event, ctx);
     },
     tool(name) {
       const found = tools.find((tool) => tool.name === name);

@@ -146,9 +146,9 @@ const ROWS: readonly Row[] = [
     expect: { continue: false, last: "outcome", stop: "stopped: turn outcome was error", notices: ["stop:warning"], memory: { round: 1, settleRun: 0 } },
   },
   {
-    rule: "§4.3 a tool turn with outcome aborted records 'stopped: turn outcome was aborted'",
+    rule: "§4.3 a tool turn with outcome aborted records 'stopped: you stopped it (Escape)'",
     given: input({ memory: seen(), turn: toolTurn({ outcome: "aborted" }) }),
-    expect: { continue: false, stop: "stopped: turn outcome was aborted", notices: ["stop:warning"] },
+    expect: { continue: false, stop: "stopped: you stopped it (Escape)", notices: ["stop:warning"] },
   },
   {
     rule: "§4.3 a todo-only tool turn that emptied the list by delete warns how many tasks were deleted",
@@ -211,7 +211,7 @@ const ROWS: readonly Row[] = [
   {
     rule: "§4.4 an aborted settle never continues and keeps the counters",
     given: input({ memory: seen({ round: 2 }), turn: settleTurn({ outcome: "aborted" }) }),
-    expect: { continue: false, stop: "stopped: turn outcome was aborted", memory: { round: 2 } },
+    expect: { continue: false, stop: "stopped: you stopped it (Escape)", memory: { round: 2 } },
   },
   {
     rule: "§4.4 an error settle with no open task records and announces nothing",

@@ -22,6 +22,7 @@ test("reason English: every reason kind reads exactly as SPEC §4 lists it", () 
     [{ kind: "continuing", open: 2, round: 3, maxRounds: null }, "continuing: 2 tasks still open, continue 3"],
     [{ kind: "continuing", open: 2, round: 3, maxRounds: 12 }, "continuing: 2 tasks still open, continue 3/12"],
     [{ kind: "continuing", open: 1, round: 1, maxRounds: null }, "continuing: 1 task still open, continue 1"],
+    [{ kind: "continuing", open: 2, round: 3, maxRounds: 2 }, "continuing: 2 tasks still open, continue 3 (limit 2, at your request)"],
     [{ kind: "clear" }, "stopped: list is clear"],
     [{ kind: "no-list", why: "no-tool" }, "stopped: no list (no todo tool is active)"],
     [{ kind: "no-list", why: "unused" }, "stopped: no list (the todo tool has not been used on this branch)"],
@@ -44,7 +45,7 @@ test("reason English: every reason kind reads exactly as SPEC §4 lists it", () 
     ],
     [{ kind: "limit", limit: "maxMinutes", used: 1, max: 1, open: 1, stale: 0 }, "stopped: time limit reached (1 of 1 minute since your message), 1 task still open"],
     [{ kind: "requested", started: true }, "continuing at your request"],
-    [{ kind: "requested", started: false }, "resumed by user; the agent is busy, so the loop goes on when it next stops"],
+    [{ kind: "requested", started: false }, "resumed: the agent is busy, so the loop goes on when it next stops"],
     [{ kind: "cannot-continue", why: "nothing-open" }, "not continuing: no task is open"],
     [{ kind: "cannot-continue", why: "kill-switch" }, "not continuing: the kill switch is on"],
     [{ kind: "cannot-continue", why: "out-of-date" }, "not continuing: the todo list is out of date; the model has to read it with its todo tool first"],
@@ -60,7 +61,7 @@ test("reason English: every reason kind reads exactly as SPEC §4 lists it", () 
     ],
     [{ kind: "limit", limit: "maxCost", used: 2.5, max: 2, open: 2, stale: 0 }, "stopped: cost limit reached ($2.50 of $2.00 since your message), 2 tasks still open"],
     [{ kind: "outcome", outcome: "error" }, "stopped: turn outcome was error"],
-    [{ kind: "outcome", outcome: "aborted" }, "stopped: turn outcome was aborted"],
+    [{ kind: "outcome", outcome: "aborted" }, "stopped: you stopped it (Escape)"],
     [{ kind: "paused" }, "paused by user"],
     [{ kind: "resumed" }, "resumed by user"],
     [{ kind: "reset" }, "counters reset"],
@@ -197,6 +198,9 @@ test("notice English: with a limit set the stale warning says how many continuat
 
 // ---- /todoloop status -----------------------------------------------------------------------------
 
+/** 14:02 local time, whatever the machine's time zone. */
+const ANCHOR_TIME = new Date(2026, 10, 30, 14, 2, 30).getTime();
+
 function view(overrides: Partial<StatusView> = {}): StatusView {
   return {
     memory: memory({ round: 3, staleSettles: 1, last: { kind: "continuing", open: 2, round: 3, maxRounds: null } }),
@@ -207,6 +211,7 @@ function view(overrides: Partial<StatusView> = {}): StatusView {
     configFile: CONFIG,
     problems: [],
     killSwitch: undefined,
+    anchorTime: ANCHOR_TIME,
     ...overrides,
   };
 }
@@ -220,8 +225,8 @@ test("status report: every line, active with no limits", () => {
       "replies since the list last changed: 1",
       "replies in a row without work: 0 of 3",
       "tasks open: 2 of 5 (rpiv-todo)",
-      "spend since your message: 12,345 tokens (no limit), $0.0421 (no limit), 4.3 minutes (no limit)",
-      "counting from: message u1",
+      "spend since your message: 12,345 tokens (no limit), $0.0421 (no limit), 4 min (no limit)",
+      "counting from: your message of 14:02",
       "last: continuing: 2 tasks still open, continue 3",
       `config: ${CONFIG}`,
     ].join("\n"),
@@ -234,7 +239,7 @@ test("status report: limits, config problems and the cap", () => {
   const lines = text.split("\n");
   assert.equal(lines[1], "continuations for this message: 3 of 12");
   assert.equal(lines[3], "replies in a row without work: 2 (no limit)");
-  assert.equal(lines[5], "spend since your message: 12,345 tokens (limit 500,000), $0.0421 (limit $3.00), 4.3 minutes (limit 30)");
+  assert.equal(lines[5], "spend since your message: 12,345 tokens (limit 500,000), $0.0421 (limit $3.00), 4 min (limit 30 min)");
   assert.equal(lines[8], `config: ${CONFIG} (maxRounds 12, maxTokens 500,000, maxCost $3.00, maxMinutes 30)`);
   assert.deepEqual(lines.slice(9), ["config problem: unknown key \"x\" ignored", "config problem: maxCost is negative (-1); using no limit"]);
 });
@@ -273,9 +278,9 @@ test("status report: an out-of-date list shows its open count as unknown and say
   assert.equal(lines[4], "tasks open: unknown (the list is out of date: made through codemode) (rpiv-todo)");
 });
 
-test("status report: no minutes known yet reads as 0 minutes", () => {
+test("status report: no minutes known yet reads as under a minute", () => {
   const lines = statusText(view({ spend: { tokens: 0, cost: 0, minutes: undefined } })).split("\n");
-  assert.equal(lines[5], "spend since your message: 0 tokens (no limit), $0.0000 (no limit), 0 minutes (no limit)");
+  assert.equal(lines[5], "spend since your message: 0 tokens (no limit), $0.0000 (no limit), under a minute (no limit)");
 });
 
 // ---- footer -----------------------------------------------------------------------------------------
@@ -288,7 +293,7 @@ test("footer: 'todo 2 of 5 open · continue 3' while tasks are open, with the ca
 
 test("footer: paused, waiting and kill switch texts", () => {
   assert.equal(footerText(memory({ paused: true }), LIST, DEFAULT_CONFIG, undefined), "todo loop paused");
-  assert.equal(footerText(memory({ waiting: { reason: "x", asked: true } }), LIST, DEFAULT_CONFIG, undefined), "waiting for you");
+  assert.equal(footerText(memory({ waiting: { reason: "x", asked: true } }), LIST, DEFAULT_CONFIG, undefined), "todo 2 of 5 open · todo loop: waiting for you");
   assert.equal(footerText(memory({ paused: true }), LIST, DEFAULT_CONFIG, "/a/todo-loop-off"), "todo loop off");
 });
 
@@ -319,13 +324,28 @@ test("status report: plan mode while it is only planning reads 'none yet' with t
 
 import { continuationLine, stopLine } from "../src/text.ts";
 
-test("minutes: a value one decimal would show as 0 keeps two significant digits; zero and a clock set back show 0", () => {
+test("minutes in /todoloop read as a person says them: under a minute, 4 min, 1 h 10 min, 2 h; never a fraction", () => {
   const spent = (minutes: number): string | undefined => statusText(view({ spend: { tokens: 0, cost: 0, minutes } })).split("\n")[5];
-  assert.match(spent(0.02) ?? "", /, 0\.02 minutes \(no limit\)$/);
-  assert.match(spent(0.049) ?? "", /, 0\.049 minutes \(no limit\)$/);
-  assert.match(spent(0) ?? "", /, 0 minutes \(no limit\)$/);
-  assert.match(spent(-0.01) ?? "", /, 0 minutes \(no limit\)$/);
-  assert.match(spent(0.05) ?? "", /, 0\.1 minutes \(no limit\)$/);
+  const cases: Array<[number, string]> = [
+    [0, "under a minute"],
+    [0.0012, "under a minute"],
+    [-0.01, "under a minute"],
+    [0.99, "under a minute"],
+    [1, "1 min"],
+    [4.25, "4 min"],
+    [4.99, "4 min"],
+    [59.9, "59 min"],
+    [60, "1 h"],
+    [70, "1 h 10 min"],
+    [120.5, "2 h"],
+    [Number.NaN, "under a minute"],
+  ];
+  for (const [minutes, words] of cases) assert.equal(spent(minutes), `spend since your message: 0 tokens (no limit), $0.0000 (no limit), ${words} (no limit)`, String(minutes));
+  const limit = (maxMinutes: number): string | undefined => statusText(view({ limits: { ...DEFAULT_CONFIG, maxMinutes } })).split("\n")[5];
+  assert.match(limit(30) ?? "", /, 4 min \(limit 30 min\)$/);
+  assert.match(limit(90) ?? "", /, 4 min \(limit 1 h 30 min\)$/);
+  assert.match(limit(0.5) ?? "", /, 4 min \(limit 0\.5 min\)$/);
+  assert.match(limit(0.02) ?? "", /, 4 min \(limit 0\.02 min\)$/);
 });
 
 test("transcript line English: a continuation names its round (with the cap) and the open count (of the total) it knows", () => {
@@ -341,3 +361,182 @@ test("transcript line English: a stop line is its reason, or just 'stopped' when
   assert.equal(stopLine("stopped: list is clear"), "todo loop stopped: list is clear");
   assert.equal(stopLine(""), "todo loop stopped");
 });
+
+// ---- 0.3: the first ten minutes ------------------------------------------------------------------------
+
+import { asSentence, blockResultText, commandReplyText, duration, NO_TODO_TOOL_TEXT, roundText } from "../src/text.ts";
+import type { StopKind } from "../src/loop.ts";
+import { forAll } from "./gen.ts";
+
+/** A stop announced since the last continuation, as a memory rebuilt from the branch has it (`last` unknown). */
+function rebuilt(key: string): Memory {
+  return memory({ round: 2, announced: [key] });
+}
+
+test("footer after a stop names the stop instead of the running count: one short name per 0.3 stop kind", () => {
+  const names: Record<StopKind, string> = {
+    clear: "stopped: list is clear",
+    "no-list": "stopped: no list",
+    limit: "stopped: limit",
+    idle: "stopped: no progress",
+    stuck: "stopped: no progress",
+    repeat: "stopped: same reply again",
+    waiting: "todo loop: waiting for you",
+    question: "todo loop: waiting for you",
+    "out-of-reach": "stopped: todo tool not active",
+    "out-of-date": "stopped: list out of date",
+    outcome: "stopped: error or Escape",
+    earlier: "open from an earlier message",
+    "verify-failed": "stopped: check failed",
+    "verify-error": "stopped: check did not run",
+  };
+  for (const [kind, name] of Object.entries(names)) {
+    const key = kind === "limit" ? "limit:maxRounds" : kind;
+    assert.equal(footerText(rebuilt(key), LIST, DEFAULT_CONFIG, undefined), `todo 2 of 5 open · ${name}`, kind);
+  }
+});
+
+test("footer after a stop decided in this process: idle, limit, error, Escape, out of reach, each by name", () => {
+  const after = (last: Reason): string | undefined => footerText(memory({ round: 2, last }), LIST, { ...DEFAULT_CONFIG, maxRounds: 2 }, undefined);
+  assert.equal(after({ kind: "idle", replies: 3, open: 2 }), "todo 2 of 5 open · stopped: no progress");
+  assert.equal(after({ kind: "limit", limit: "maxRounds", used: 2, max: 2, open: 2, stale: 0 }), "todo 2 of 5 open · stopped: limit");
+  assert.equal(after({ kind: "limit", limit: "maxMinutes", used: 31, max: 30, open: 2, stale: 0 }), "todo 2 of 5 open · stopped: limit");
+  assert.equal(after({ kind: "outcome", outcome: "error" }), "todo 2 of 5 open · stopped: error");
+  assert.equal(after({ kind: "outcome", outcome: "aborted" }), "todo 2 of 5 open · stopped: by you (Escape)");
+  assert.equal(after({ kind: "out-of-reach", tool: "todo", open: 2 }), "todo 2 of 5 open · stopped: todo tool not active");
+});
+
+test("footer while a stop is still pending (the run may go on: a retry, a queued message) keeps the running count", () => {
+  const reason: Reason = { kind: "outcome", outcome: "error" };
+  const pending = memory({ round: 2, last: reason, pending: { reason, open: 2, level: "warning" } });
+  assert.equal(footerText(pending, LIST, DEFAULT_CONFIG, undefined), "todo 2 of 5 open · continue 2");
+});
+
+test("footer after a continuation, a resume or a reset is the running count, whatever stop came before", () => {
+  for (const last of [{ kind: "continuing", open: 2, round: 2, maxRounds: null }, { kind: "resumed" }, { kind: "reset" }, { kind: "requested", started: true }] as Reason[]) {
+    assert.equal(footerText(memory({ round: 2, last, announced: ["idle"] }), LIST, DEFAULT_CONFIG, undefined), "todo 2 of 5 open · continue 2", last.kind);
+  }
+});
+
+test("footer for a new human message starts at continue 0 (a fresh memory keeps only the pause)", () => {
+  assert.equal(footerText(freshMemory("u2"), LIST, DEFAULT_CONFIG, undefined), "todo 2 of 5 open · continue 0");
+  assert.equal(footerText(freshMemory("u2"), LIST, { ...DEFAULT_CONFIG, maxRounds: 12 }, undefined), "todo 2 of 5 open · continue 0/12");
+  assert.equal(footerText(freshMemory("u2", true), LIST, DEFAULT_CONFIG, undefined), "todo loop paused");
+});
+
+test("footer: waiting always names the loop — todo loop: waiting for you — for a block and for a question", () => {
+  for (const asked of [false, true]) {
+    const text = footerText(memory({ waiting: { reason: "x", asked } }), LIST, DEFAULT_CONFIG, undefined) ?? "";
+    assert.ok(text.includes("todo loop: waiting for you"), text);
+  }
+});
+
+test("a count never reads past its cap: continue 3 (limit 2, at your request), in the footer, the reason and the transcript line", () => {
+  assert.equal(roundText(3, 2), "continue 3 (limit 2, at your request)");
+  assert.equal(roundText(2, 2), "continue 2/2");
+  assert.equal(roundText(3, null), "continue 3");
+  assert.equal(footerText(memory({ round: 3, last: { kind: "requested", started: true } }), LIST, { ...DEFAULT_CONFIG, maxRounds: 2 }, undefined), "todo 2 of 5 open · continue 3 (limit 2, at your request)");
+  assert.equal(continuationLine({ round: 3, cap: 2, open: 2, total: 5 }), "todo loop: continue 3 (limit 2, at your request) · 2 of 5 open");
+  for (let round = 0; round < 30; round++) {
+    for (const cap of [1, 2, 5, 12]) {
+      const words = roundText(round, cap);
+      const shown = /(\d+)\/(\d+)/.exec(words);
+      if (shown) assert.ok(Number(shown[1]) <= Number(shown[2]), words);
+    }
+  }
+});
+
+test("duration: whole minutes as a person says them", () => {
+  assert.deepEqual([0, 0.5, 1, 4.2, 59, 60, 61, 70, 125, 600].map(duration), [
+    "under a minute", "under a minute", "1 min", "4 min", "59 min", "1 h", "1 h 1 min", "1 h 10 min", "2 h 5 min", "10 h",
+  ]);
+});
+
+test("status report: the anchor is your message's time (and first words), never an id", () => {
+  const lines = (overrides: Partial<StatusView>): string[] => statusText(view({ memory: memory({ anchor: "ad74f7a6" }), ...overrides })).split("\n");
+  assert.equal(lines({})[6], "counting from: your message of 14:02");
+  assert.equal(lines({ anchorText: "Write the parser and its tests" })[6], 'counting from: your message of 14:02 ("Write the parser and its tests")');
+  assert.equal(lines({ anchorText: "a".repeat(100) })[6], `counting from: your message of 14:02 ("${"a".repeat(39)}…")`);
+  assert.equal(lines({ anchorText: "x\u001b[31m\ny" })[6], 'counting from: your message of 14:02 ("x y")');
+  assert.equal(lines({ anchorTime: undefined })[6], "counting from: your latest message");
+  assert.equal(lines({ anchorTime: Number.NaN })[6], "counting from: your latest message");
+  for (const line of lines({ anchorText: "hello" })) assert.doesNotMatch(line, /ad74f7a6/);
+});
+
+test("status report: config: none (defaults) when the file does not exist; the path when it does", () => {
+  assert.equal(statusText(view({ configExists: false })).split("\n")[8], `config: none (defaults) — create ${CONFIG} to set limits`);
+  assert.equal(statusText(view({ configExists: true })).split("\n")[8], `config: ${CONFIG}`);
+});
+
+test("status report: an abort reads 'you stopped it (Escape)'", () => {
+  const lines = statusText(view({ memory: memory({ last: { kind: "outcome", outcome: "aborted" } }) })).split("\n");
+  assert.equal(lines[0], "todo loop: stopped");
+  assert.equal(lines[7], "last: stopped: you stopped it (Escape)");
+});
+
+test("/todoloop resume says what happens next: when the agent next stops, and that continue starts it now", () => {
+  assert.equal(commandReplyText({ kind: "resumed" }, { idle: true, open: 2 }), "todo loop: resumed: the loop goes on when the agent next stops; /todoloop continue starts it now");
+  assert.equal(commandReplyText({ kind: "resumed" }, { idle: false, open: 2 }), "todo loop: resumed: the loop goes on when the agent next stops");
+  assert.equal(commandReplyText({ kind: "resumed" }, { idle: true, open: 0 }), "todo loop: resumed: no task is open now; the loop goes on when the agent next stops with tasks open");
+  assert.equal(commandReplyText({ kind: "paused" }, { idle: true, open: 2 }), "todo loop: paused by user");
+  assert.equal(commandReplyText({ kind: "reset" }, { idle: true, open: 2 }), "todo loop: counters reset");
+  assert.equal(commandReplyText({ kind: "requested", started: true }, { idle: true, open: 2 }), "todo loop: continuing at your request");
+});
+
+test("todo_loop_block's result: the reason as one sentence, then 'End your reply now' (never '..')", () => {
+  assert.equal(
+    blockResultText("which database should I migrate."),
+    "Recorded. The todo loop will not continue until the user replies. Reason: which database should I migrate. End your reply now and tell the user what you need.",
+  );
+  assert.equal(blockResultText("need the API key"), "Recorded. The todo loop will not continue until the user replies. Reason: need the API key. End your reply now and tell the user what you need.");
+  assert.match(blockResultText("Postgres or SQLite?"), /Reason: Postgres or SQLite\? End your reply now/);
+  assert.match(blockResultText("see the log (step 3)."), /Reason: see the log \(step 3\)\. End/);
+  assert.match(blockResultText('he said "stop."'), /Reason: he said "stop\." End/);
+  assert.match(blockResultText("the migration:"), /Reason: the migration\. End/);
+  assert.match(blockResultText("cut short…"), /Reason: cut short… End/);
+});
+
+test("the no-todo-tool notice says the loop has nothing to read and how to install a supported todo tool", () => {
+  assert.match(NO_TODO_TOOL_TEXT, /^todo loop: no todo tool is installed, so the loop has nothing to read/);
+  assert.ok(NO_TODO_TOOL_TEXT.includes("pi install npm:@juicesharp/rpiv-todo"));
+});
+
+const ENDINGS = ["", ".", "?", "!", ":", ";", ",", "…", "。", "？", "！", ".)", '."', "?'", " ", ". ", ":  ", ")", "\n"];
+const WORDS = ["need", "the", "API", "key", "migration", "Postgres", "SQLite", "step", "3", "ok", "é", "中文"];
+/** Two marks of punctuation in a row (blanks between them allowed). */
+const DOUBLED = /[.!?…。！？,;:]\s*[.!?…。！？,;:]/u;
+
+test("property: no sentence built from a reason has doubled punctuation, whatever the reason ends with", () => {
+  forAll("no doubled punctuation around a reason", 3000, (rng) => {
+    const words = Array.from({ length: rng.int(1, 6) }, () => rng.pick(WORDS)).join(" ");
+    return `${words}${rng.pick(ENDINGS)}`;
+  }, (raw) => {
+    const reason = sanitizeReason(raw);
+    if (reason === "") return;
+    const wait = { reason, asked: false };
+    const question = { reason, asked: true };
+    const sentences = [
+      blockResultText(reason),
+      describeReason({ kind: "waiting", ...wait }),
+      describeReason({ kind: "waiting", ...question }),
+      describeNotice({ kind: "stop", reason: { kind: "waiting", ...wait }, level: "warning" }, CONFIG).message,
+      stopLine(describeReason({ kind: "waiting", ...wait })),
+      ...statusText(view({ memory: memory({ waiting: wait, last: { kind: "waiting", ...wait } }) })).split("\n"),
+      ...statusText(view({ memory: memory({ waiting: question, last: { kind: "waiting", ...question } }) })).split("\n"),
+    ];
+    // Whatever punctuation is the reason's own is its own; none may be added next to it.
+    const own = DOUBLED.test(reason);
+    for (const sentence of sentences) {
+      if (own) assert.ok(!DOUBLED.test(sentence.replace(reason, "x")), sentence);
+      else assert.ok(!DOUBLED.test(sentence), sentence);
+    }
+    assert.ok(!DOUBLED.test(asSentence(reason)) || own, asSentence(reason));
+  });
+});
+
+import { sanitize } from "../src/text.ts";
+
+/** A block reason as the tool keeps it: sanitised (§10). */
+function sanitizeReason(raw: string): string {
+  return sanitize(raw, 500);
+}
