@@ -58,9 +58,9 @@ function packedFiles(): { files: string[]; size: number; unpacked: number; name:
 }
 
 const FORBIDDEN = ["test/", "node_modules/", "scripts/", ".ci/", ".tmp/", ".compat/", ".release/", ".git/"];
-/** Kept in the repository for the README, left out of the tarball (package.json `files` negates it). */
-const REPOSITORY_ONLY = ["docs/screenshot.svg"];
-const FORBIDDEN_FILES = ["package-lock.json", ...REPOSITORY_ONLY];
+/** The README's picture: wherever the packaged README is shown (a registry page, pi's gallery) its first image must load. */
+const README_PICTURE = "docs/screenshot.svg";
+const FORBIDDEN_FILES = ["package-lock.json"];
 const TOP_LEVEL = ["package.json", "README.md", "LICENSE", "CHANGELOG.md"];
 const ALLOWED_DIRS = ["src/", "docs/"];
 
@@ -130,10 +130,11 @@ function main(): number {
   const inTarball = new Set(packed.files);
 
   const sources = filesOnDisk("src", (name) => name.endsWith(".ts"));
-  const docs = filesOnDisk("docs", () => true).filter((file) => !REPOSITORY_ONLY.includes(file));
+  const docs = filesOnDisk("docs", () => true);
+  check(docs.includes(README_PICTURE), `${README_PICTURE} is missing on disk (the README shows it first)`);
   check(sources.includes("src/index.ts"), "src/index.ts is missing on disk");
   check(docs.length > 0, "docs/ holds no file on disk");
-  const required = [...TOP_LEVEL, "src/index.ts", ...sources, ...docs];
+  const required = [...TOP_LEVEL, "src/index.ts", README_PICTURE, ...sources, ...docs];
   for (const file of new Set(required)) check(inTarball.has(file), `missing from the tarball: ${file}`);
 
   for (const file of packed.files) {
