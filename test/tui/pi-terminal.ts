@@ -30,12 +30,14 @@ export interface PiTerminalOptions {
   readonly height?: number;
   /** Extra environment over the sandbox's. */
   readonly env?: Readonly<Record<string, string>>;
+  /** The todo tool to load (`extensionArgs`' `todo`): default rpiv-todo, `null` for none. */
+  readonly todo?: string | null;
 }
 
 /** Starts interactive pi in the sandbox and resolves once its footer shows the model (ready for input). */
 export async function startPi(box: Sandbox, options: PiTerminalOptions = {}): Promise<Terminal> {
   const terminal = startTerminal({
-    command: [process.execPath, PI_CLI, ...extensionArgs(), ...baseArgs(box), ...(options.args ?? [])],
+    command: [process.execPath, PI_CLI, ...extensionArgs([], { todo: options.todo }), ...baseArgs(box), ...(options.args ?? [])],
     cwd: box.cwd,
     env: { ...box.env, ...options.env },
     width: options.width ?? WIDTH,
