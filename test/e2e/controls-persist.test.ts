@@ -149,7 +149,7 @@ test("a resume survives /reload and a restart with -c: the pause before it no lo
   await withRestarts(t.signal, { script: first }, async (box, rpc, restart) => {
     await rpc.command("pause");
     await rpc.prompt("Do the work");
-    assert.deepEqual(await rpc.command("resume"), [{ message: "todo loop: resumed by user", notifyType: "info" }]);
+    assert.deepEqual(await rpc.command("resume"), [{ message: "todo loop: resumed: the loop goes on when the agent next stops; /todoloop continue starts it now", notifyType: "info" }]);
 
     await reload(box, rpc, []);
     assert.match(await status(rpc), /^todo loop: active$/m);

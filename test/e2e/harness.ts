@@ -219,6 +219,7 @@ export interface EntryRecord {
   display?: boolean;
   details?: unknown;
   message?: { role: string; content?: unknown; toolName?: string; details?: unknown; isError?: boolean };
+  timestamp?: string;
 }
 
 /** The path of the sandbox's session file; there must be exactly one. */
@@ -650,4 +651,19 @@ export async function withRpc<T>(
   } finally {
     box.cleanup();
   }
+}
+
+/**
+ * How `/todoloop` names the message its counts start from — `your message of 14:02 ("Plan A")`: the
+ * entry's local time and the first 40 characters of its text, never its id.
+ */
+export function anchorWords(entries: readonly EntryRecord[], id: string | undefined): string {
+  const entry = entries.find((candidate) => candidate.id === id);
+  assert.ok(entry, `no entry ${String(id)}`);
+  const date = new Date(entry.timestamp ?? "");
+  const two = (value: number): string => String(value).padStart(2, "0");
+  const clock = `${two(date.getHours())}:${two(date.getMinutes())}`;
+  const text = [...textOf(entry.message?.content).replace(/\s+/g, " ").trim()];
+  const words = text.length > 40 ? `${text.slice(0, 39).join("").trimEnd()}…` : text.join("");
+  return words === "" ? `your message of ${clock}` : `your message of ${clock} ("${words}")`;
 }

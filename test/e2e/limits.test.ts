@@ -177,7 +177,7 @@ test("maxTokens: once the tokens since the human message reach the limit the run
     rounds: [1, 2],
     roundsWhy: "2,000 and 3,000 tokens are under 3,500: two continuations",
     reason,
-    spend: /^spend since your message: 4,000 tokens \(limit 3,500\), \$0\.0400 \(no limit\), 0(\.\d+)? minutes \(no limit\)$/m,
+    spend: /^spend since your message: 4,000 tokens \(limit 3,500\), \$0\.0400 \(no limit\), under a minute \(no limit\)$/m,
     configLine: /^config: .*todo-loop\.json \(maxTokens 3,500\)$/m,
   });
   assert.ok(notifies.some((notify) => notify.message === `todo loop ${reason}` && notify.notifyType === "warning"), "the stop is announced as a warning");
@@ -194,7 +194,7 @@ test("maxCost: once the dollars since the human message reach the limit the run 
     rounds: [1],
     roundsWhy: "$0.02 is under $0.025: one continuation",
     reason: "stopped: cost limit reached ($0.0300 of $0.0250 since your message), 2 tasks still open, no todo change for 1 reply; the agent may need you",
-    spend: /^spend since your message: 30 tokens \(no limit\), \$0\.0300 \(limit \$0\.0250\), 0(\.\d+)? minutes \(no limit\)$/m,
+    spend: /^spend since your message: 30 tokens \(no limit\), \$0\.0300 \(limit \$0\.0250\), under a minute \(no limit\)$/m,
     configLine: /^config: .*todo-loop\.json \(maxCost \$0\.0250\)$/m,
   });
   assert.match(report, /^last: stopped: cost limit reached/m);
@@ -233,7 +233,7 @@ test("bad limit values (negative, a string) fall back to no limit key by key, wi
       "stopped: 1 continuation used, 2 tasks still open, no todo change for 1 reply; the agent may need you",
     ], "the valid maxRounds still applies");
     const text = status[0]?.message ?? "";
-    assert.match(text, /^spend since your message: 3,000 tokens \(no limit\), \$3\.00 \(no limit\), 0(\.\d+)? minutes \(no limit\)$/m);
+    assert.match(text, /^spend since your message: 3,000 tokens \(no limit\), \$3\.00 \(no limit\), under a minute \(no limit\)$/m);
     assert.match(text, /^config problem: maxTokens is negative \(-5\); using no limit$/m);
     assert.match(text, /^config problem: maxCost must be a positive number or null \(got the string "ten dollars"\); using no limit$/m);
     assert.match(text, /^continuations for this message: 1 of 1$/m);

@@ -41,7 +41,7 @@ test("/todoloop pause stops continuations until /todoloop resume; status shows P
     line(paused?.message, /^last: paused by user$/m);
     assert.ok(rpc.statuses.some((status) => status.text === "todo loop paused"), "the footer says paused");
 
-    assert.deepEqual(await rpc.command("resume"), [{ message: "todo loop: resumed by user", notifyType: "info" }]);
+    assert.deepEqual(await rpc.command("resume"), [{ message: "todo loop: resumed: the loop goes on when the agent next stops; /todoloop continue starts it now", notifyType: "info" }]);
     const [resumed] = await rpc.command("status");
     line(resumed?.message, /^todo loop: active$/m);
     await rpc.prompt("Go on");
