@@ -214,3 +214,13 @@ test("columns() never counts narrower than pi-tui's visibleWidth", () => {
   assert.equal(fit("中文字符", 5), "中文");
   assert.equal(fit("e\u0301e\u0301", 1), "e\u0301");
 });
+
+test("a continuation past its cap (at your request) never reads 3/2: continue 3 (limit 2, at your request)", () => {
+  assert.equal(untagged(only(markerComponent(renderers(), details({ cap: 2 })))), " ↻ todo loop: continue 3 (limit 2, at your request) · 2 of 5 open");
+  assert.equal(untagged(only(markerComponent(renderers(), details({ cap: 3 })))), " ↻ todo loop: continue 3/3 · 2 of 5 open");
+});
+
+test("an abort's stop line reads: todo loop stopped: you stopped it (Escape)", () => {
+  const data = stop({ kind: "outcome", reason: "stopped: you stopped it (Escape)", open: 1 });
+  assert.equal(only(stopComponent(renderers(), data)), " <warning>■ todo loop stopped: you stopped it (Escape)</warning>");
+});
