@@ -284,7 +284,7 @@ const FOOTER_STOPS: Record<StopKind, string> = {
   "out-of-reach": "stopped: todo tool not active",
   "out-of-date": "stopped: list out of date",
   outcome: "stopped: error or Escape",
-  earlier: "open from an earlier message",
+  earlier: "from an earlier message",
   "verify-failed": "stopped: check failed",
   "verify-error": "stopped: check did not run",
 };

@@ -386,7 +386,7 @@ test("footer after a stop names the stop instead of the running count: one short
     "out-of-reach": "stopped: todo tool not active",
     "out-of-date": "stopped: list out of date",
     outcome: "stopped: error or Escape",
-    earlier: "open from an earlier message",
+    earlier: "from an earlier message",
     "verify-failed": "stopped: check failed",
     "verify-error": "stopped: check did not run",
   };
