@@ -36,6 +36,7 @@ export function registerBoundaries(runtime: Runtime): void {
     if (!Array.isArray(event.entries) || typeof event.continue !== "boolean") return undefined;
     if (!isRecord(event.context) || !Array.isArray(event.context.pendingMessages)) return undefined;
     const facts = runtime.gather(ctx);
+    runtime.reach.problems(ctx, configPath(), facts.problems);
     const decision = decide({
       memory: facts.session.memory,
       branchSwitched: facts.switched,
@@ -60,11 +61,12 @@ export function registerBoundaries(runtime: Runtime): void {
     return { entries: [...event.entries, marker], continue: true };
   }
 
-  function onSettled(ctx: ContextLike): void {
+  async function onSettled(ctx: ContextLike): Promise<void> {
     if (killSwitch(ctx.cwd)) return;
     const session = runtime.sessionOf(ctx);
-    if (!session.memory?.pending) return;
     const { config } = loadConfig(configPath());
+    const ended = session.memory?.pending?.reason;
+    if (!session.memory?.pending) return runtime.reach.settled(ctx, config, { ended, record: undefined, total: 0 });
     const settled = settle(session.memory, transcriptShown(ctx, config), describeReason);
     session.memory = settled.memory;
     if (settled.record) pi.appendEntry(STOP_TYPE, settled.record);
@@ -72,9 +74,12 @@ export function registerBoundaries(runtime: Runtime): void {
       const { message, type } = describeNotice(settled.notice, configPath());
       runtime.notify(ctx, message, type);
     }
+    const total = settled.record ? (runtime.gather(ctx).snapshot.list?.tasks.length ?? 0) : 0;
+    await runtime.reach.settled(ctx, config, { ended, record: settled.record, total });
   }
 
   function onSessionStart(ctx: ContextLike): void {
+    if (!killSwitch(ctx.cwd)) runtime.reach.problems(ctx, configPath(), loadConfig(configPath()).problems);
     if (!ctx.hasUI) return;
     const facts = runtime.gather(ctx);
     facts.session.memory = facts.memory;
@@ -91,7 +96,7 @@ export function registerBoundaries(runtime: Runtime): void {
 
   pi.on("agent_settled", async (_event, ctx) => {
     try {
-      onSettled(ctx);
+      await onSettled(ctx);
     } catch (error) {
       runtime.failed(ctx, "agent_settled", error);
     }

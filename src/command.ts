@@ -54,6 +54,7 @@ export function registerCommand(runtime: Runtime): void {
         if (result.record) pi.appendEntry(CONTROL_TYPE, { v: 1, action: command, anchor: facts.memory.anchor });
         if (command === "status") {
           const label = facts.snapshot.list ? sourceLabel(facts.snapshot.list.source) : undefined;
+          const hook = runtime.reach.statusLine();
           runtime.notify(ctx, statusText({
             memory: result.memory,
             list: facts.list,
@@ -63,7 +64,7 @@ export function registerCommand(runtime: Runtime): void {
             configFile: configPath(),
             problems: facts.problems,
             killSwitch: facts.killSwitch,
-          }), "info");
+          }) + (hook ? `\n${hook}` : ""), "info");
         } else {
           runtime.notify(ctx, `todo loop: ${describeReason(result.reply)}`, result.reply.kind === "cannot-continue" ? "warning" : "info");
         }
