@@ -308,11 +308,11 @@ export function stopDetail(reason: Reason, max: number): string | null {
 
 /**
  * A stop as a person reads it outside pi — the desktop notification's body, the print-mode summary:
- * the fixed headline (a wait with the agent's words, sanitised) and the tasks open.
+ * the fixed headline (a wait with the agent's words, sanitised) and the tasks open, when any are.
  */
 export function reachText(reason: Reason, open: number, total: number): string {
   const head = reason.kind === "waiting" ? sanitize(describeReason(reason), 300) : stopHeadline(reason);
-  return total > 0 ? `${head}, ${open} of ${plural(total, "task")} open` : head;
+  return open > 0 && total > 0 ? `${head}, ${open} of ${plural(total, "task")} open` : head;
 }
 
 /** The one stderr line of a print/JSON run that stopped needing the person: `todo loop: stopped: …, 2 of 5 tasks open`. */

@@ -181,6 +181,7 @@ test("summary text: the headline (a wait with the agent's words, sanitised) and 
   assert.equal(reachText({ kind: "idle", replies: 3, open: 2 }, 2, 5), "stopped: the agent stopped 3 times in a row without doing anything, 2 of 5 tasks open");
   assert.equal(reachText(QUESTION, 1, 1), 'waiting for you: the agent asked: "Which database should I use?", 1 of 1 task open');
   assert.equal(reachText({ kind: "no-list", why: "no-tool" }, 0, 0), "stopped: no list (no todo tool is active)");
+  assert.equal(reachText({ kind: "clear" }, 0, 3), "stopped: list is clear", "no count when nothing is open");
 });
 
 // ---- the effects -------------------------------------------------------------------------------------------

@@ -7,9 +7,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { callTools, FINISH_TWO, PLAN_TWO, sandbox, say, sessionEntries, stopData } from "../e2e/harness.ts";
+import { callTools, createTasks, FINISH_TWO, PLAN_TWO, sandbox, say, sessionEntries, stopData, updateTasks } from "../e2e/harness.ts";
 import type { ScriptStep } from "../e2e/harness.ts";
 import { quit, startPi, submit, TERMINAL_SETTINGS } from "./pi-terminal.ts";
 import { tmuxAvailable } from "./tmux.ts";
@@ -86,19 +86,24 @@ test("an idle stop writes the tmux-wrapped OSC 777 notification to the terminal:
   });
 });
 
-test("a clear list under the default writes no notification to the terminal", { timeout: 60_000 }, async (t) => {
-  const script = [PLAN_TWO, FINISH_TWO, say("All done.")];
+test("a clear list under the default writes no notification to the terminal; with notify all it does", { timeout: 60_000 }, async (t) => {
+  const script = [PLAN_TWO, FINISH_TWO, say("All done."), createTasks("Write the docs"), updateTasks([3]), say("Done too.")];
   await scenario(script, async (terminal, file, box) => {
     submit(terminal, "Write the parser");
     await terminal.waitFor(/todo loop stopped: list is clear/, 30_000, "the clear stop line");
-    // The stop line is drawn from the record appended at agent_settled, after which the notification would have been written.
+    // The stop line is drawn from the record appended at agent_settled, where the notification would be written.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const bytes = raw(file);
-    assert.ok(bytes.length > 0, "the capture is running");
-    assert.equal(bytes.includes("]777;"), false);
-    assert.deepEqual(passthroughs(bytes), []);
-    assert.deepEqual(stopData(sessionEntries(box)).map((data) => data.kind), ["clear"]);
-    t.diagnostic(`raw output ${bytes.length} bytes, no notification`);
+    const before = raw(file);
+    assert.ok(before.length > 0, "the capture is running");
+    assert.equal(before.includes("]777;"), false, "the default: no notification for a clear list");
+    assert.deepEqual(passthroughs(before), []);
+    // The config is read again at every decision: "all" lets the next clear list out.
+    writeFileSync(join(box.agentDir, "todo-loop.json"), JSON.stringify({ notify: "all" }));
+    submit(terminal, "Now the docs");
+    const bytes = await untilRaw(file, "the clear list's notification", (text) => text.includes(PASSTHROUGH));
+    assert.deepEqual(passthroughs(bytes), [`${PASSTHROUGH}${OSC_777}stopped: list is clear\x07${PASSTHROUGH_END}`]);
+    assert.deepEqual(stopData(sessionEntries(box)).map((data) => data.kind), ["clear", "clear"]);
+    t.diagnostic(`raw output ${before.length} bytes without a notification; then ${JSON.stringify(passthroughs(bytes)[0])}`);
   });
 });
 
