@@ -129,3 +129,25 @@ test("a hostile block reason holding BEL, ESC \\, ST and C1 bytes cannot end the
     t.diagnostic(`notification ${JSON.stringify(sequence)}`);
   });
 });
+
+test("a broken config shows one warning in the terminal, naming the file and the key, however many turns follow", { timeout: 60_000 }, async (t) => {
+  assert.ok(tmuxAvailable(), "the terminal suite needs tmux on PATH (Debian: apt-get install -y tmux)");
+  const script: ScriptStep[] = [say("Hello there."), say("Hi again.")];
+  const box = sandbox({ script, settings: TERMINAL_SETTINGS, config: { maxCost: -1 } });
+  const terminal = await startPi(box);
+  try {
+    submit(terminal, "Hello");
+    await terminal.waitFor(/Hello there\./, 30_000, "the first reply");
+    submit(terminal, "Again");
+    const screen = await terminal.waitFor(/Hi again\./, 30_000, "the second reply");
+    const warnings = screen.split("\n").filter((row) => row.includes("config problem in"));
+    assert.equal(warnings.length, 1, screen);
+    assert.match(screen, /maxCost is negative \(-1\); using no limit/);
+    assert.ok(warnings[0]?.includes(`config problem in ${join(box.agentDir, "todo-loop.json")}: maxCost`), "the file and the key are named");
+    t.diagnostic(`warning rows: ${warnings.length}: ${warnings[0]?.trim()}`);
+    await quit(terminal);
+  } finally {
+    terminal.stop();
+    box.cleanup();
+  }
+});
