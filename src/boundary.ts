@@ -65,8 +65,9 @@ export function registerBoundaries(runtime: Runtime): void {
     if (killSwitch(ctx.cwd)) return;
     const session = runtime.sessionOf(ctx);
     const { config } = loadConfig(configPath());
-    const ended = session.memory?.pending?.reason;
-    if (!session.memory?.pending) return runtime.reach.settled(ctx, config, { ended, record: undefined, total: 0 });
+    // A run that ended on no stop still reaches the exit status (print/JSON: the last run decides).
+    if (!session.memory?.pending) return runtime.reach.settled(ctx, config, { ended: undefined, record: undefined, total: 0 });
+    const ended = session.memory.pending.reason;
     const settled = settle(session.memory, transcriptShown(ctx, config), describeReason);
     session.memory = settled.memory;
     if (settled.record) pi.appendEntry(STOP_TYPE, settled.record);
