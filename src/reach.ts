@@ -95,12 +95,19 @@ const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 /**
  * A notification body no terminal can read as the end of its sequence: `lead` (fixed text) first,
  * then `text` (already sanitised, but every control is removed again here: whatever sanitising
- * becomes, no ESC, BEL, ST or C1 reaches the terminal), at most 120 characters.
+ * becomes, no ESC, BEL, ST or C1 reaches the terminal), at most 120 characters (graphemes).
  */
 export function notificationBody(lead: "waiting for you:" | "stopped:", text: string): string {
   const rest = text.replace(CONTROLS, "").replace(/^(?:waiting for you:|stopped:)\s*/, "").trim();
-  const whole = Array.from(rest === "" ? lead : `${lead} ${rest}`);
+  const whole = graphemes(rest === "" ? lead : `${lead} ${rest}`);
   return whole.length > BODY_CHARS ? `${whole.slice(0, BODY_CHARS - 1).join("").trimEnd()}…` : whole.join("");
+}
+
+const SEGMENTER = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** The characters a person sees (grapheme clusters): a cap never splits an emoji sequence or a letter and its marks. */
+export function graphemes(text: string): string[] {
+  return Array.from(SEGMENTER.segment(text), (part) => part.segment);
 }
 
 /** The environment variables that choose the notification's form. */

@@ -15,7 +15,7 @@ import type { Reason, StopRecord } from "../src/loop.ts";
 import { createReach, runCommand } from "../src/notify.ts";
 import type { ReachIo } from "../src/notify.ts";
 import type { ContextLike, ModeLike } from "../src/pi.ts";
-import { BODY_CHARS, exitStatus, needsPerson, notificationBody, notifies, planReach, terminalSequence } from "../src/reach.ts";
+import { BODY_CHARS, exitStatus, graphemes, needsPerson, notificationBody, notifies, planReach, terminalSequence } from "../src/reach.ts";
 import type { StopPayload } from "../src/reach.ts";
 import { reachText, stopDetail, stopHeadline } from "../src/text.ts";
 import { createContext, createFakePi, createSession } from "./fake-pi.ts";
@@ -116,6 +116,10 @@ test("notification body: the fixed text comes first, then the reason, at most 12
   const long = notificationBody("stopped:", `stopped: ${"x".repeat(300)}`);
   assert.equal(Array.from(long).length, BODY_CHARS);
   assert.ok(long.startsWith("stopped: xxx") && long.endsWith("…"));
+  const family = "👨‍👩‍👧";
+  const emoji = notificationBody("stopped:", `stopped: ${family.repeat(200)}`);
+  assert.equal(graphemes(emoji).length, BODY_CHARS, "capped by what a person sees");
+  assert.ok(emoji.endsWith(`${family}…`), "never splitting an emoji sequence");
 });
 
 test("notification body: a hostile reason holding BEL, ESC \\, ST and C1 bytes cannot end or open a sequence", () => {
@@ -144,7 +148,7 @@ test("property: over 5,000 random reasons (escapes, C0, C1, broken sequences, an
       const body = notificationBody(lead, raw);
       assert.doesNotMatch(body, /[\u0000-\u001f\u007f-\u009f]/);
       assert.ok(body.startsWith(lead));
-      assert.ok(Array.from(body).length <= BODY_CHARS);
+      assert.ok(graphemes(body).length <= BODY_CHARS);
       const bytes = terminalSequence(body, env);
       assert.ok(bytes.includes(body), "the body goes through unchanged");
       const rest = bytes.replace(body, "");
