@@ -36,6 +36,7 @@ export function registerBoundaries(runtime: Runtime): void {
     if (!Array.isArray(event.entries) || typeof event.continue !== "boolean") return undefined;
     if (!isRecord(event.context) || !Array.isArray(event.context.pendingMessages)) return undefined;
     const facts = runtime.gather(ctx);
+    runtime.reach.problems(ctx, configPath(), facts.problems);
     const decision = decide({
       memory: facts.session.memory,
       branchSwitched: facts.switched,
@@ -60,11 +61,13 @@ export function registerBoundaries(runtime: Runtime): void {
     return { entries: [...event.entries, marker], continue: true };
   }
 
-  function onSettled(ctx: ContextLike): void {
+  async function onSettled(ctx: ContextLike): Promise<void> {
     if (killSwitch(ctx.cwd)) return;
     const session = runtime.sessionOf(ctx);
-    if (!session.memory?.pending) return;
     const { config } = loadConfig(configPath());
+    // A run that ended on no stop still reaches the exit status (print/JSON: the last run decides).
+    if (!session.memory?.pending) return runtime.reach.settled(ctx, config, { ended: undefined, record: undefined, total: 0 });
+    const ended = session.memory.pending.reason;
     const settled = settle(session.memory, transcriptShown(ctx, config), describeReason);
     session.memory = settled.memory;
     if (settled.record) pi.appendEntry(STOP_TYPE, settled.record);
@@ -72,8 +75,11 @@ export function registerBoundaries(runtime: Runtime): void {
       const { message, type } = describeNotice(settled.notice, configPath());
       runtime.notify(ctx, message, type);
     }
+    const after = settled.record || ctx.hasUI ? runtime.gather(ctx) : undefined;
+    const total = settled.record ? (after?.snapshot.list?.tasks.length ?? 0) : 0;
     // The run really ended: the footer now names the stop instead of the running count.
-    if (ctx.hasUI) runtime.showFooter(ctx, session, runtime.footerFor(runtime.gather(ctx), session.memory));
+    if (after && ctx.hasUI) runtime.showFooter(ctx, session, runtime.footerFor(after, session.memory));
+    await runtime.reach.settled(ctx, config, { ended, record: settled.record, total });
   }
 
   /** A human message arrived: its counts start at zero now, not when its first turn ends (the pause holds). */
@@ -84,6 +90,7 @@ export function registerBoundaries(runtime: Runtime): void {
   }
 
   function onSessionStart(ctx: ContextLike): void {
+    if (!killSwitch(ctx.cwd)) runtime.reach.problems(ctx, configPath(), loadConfig(configPath()).problems);
     if (!ctx.hasUI) return;
     const facts = runtime.gather(ctx);
     facts.session.memory = facts.memory;
@@ -100,7 +107,7 @@ export function registerBoundaries(runtime: Runtime): void {
 
   pi.on("agent_settled", async (_event, ctx) => {
     try {
-      onSettled(ctx);
+      await onSettled(ctx);
     } catch (error) {
       runtime.failed(ctx, "agent_settled", error);
     }

@@ -59,6 +59,7 @@ export function registerCommand(runtime: Runtime): void {
         if (result.record) pi.appendEntry(CONTROL_TYPE, { v: 1, action: command, anchor: facts.memory.anchor });
         if (command === "status") {
           const label = facts.snapshot.list ? sourceLabel(facts.snapshot.list.source) : undefined;
+          const hook = runtime.reach.statusLine();
           runtime.notify(ctx, statusText({
             memory: result.memory,
             list: facts.list,
@@ -70,7 +71,7 @@ export function registerCommand(runtime: Runtime): void {
             killSwitch: facts.killSwitch,
             ...anchorOf(ctx, facts.memory.anchor, facts.snapshot.anchorTime),
             configExists: configExists(),
-          }), "info");
+          }) + (hook ? `\n${hook}` : ""), "info");
         } else {
           const open = facts.list.kind === "list" ? facts.list.open : 0;
           runtime.notify(ctx, commandReplyText(result.reply, { idle, open }), result.reply.kind === "cannot-continue" ? "warning" : "info");

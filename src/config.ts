@@ -25,7 +25,17 @@ export interface Config extends Limits {
   readonly stopOnQuestion: boolean;
   /** Continuations and stops show as one line each in the interactive transcript. */
   readonly transcript: boolean;
+  /** Which announced stops reach a person who walked away (terminal notification, command hook). */
+  readonly notify: NotifySetting;
+  /** Program and arguments run (without a shell) for those stops; only from the user's own file. */
+  readonly notifyCommand: readonly string[] | null;
+  /** Exit status of a print/JSON run that ended on a stop needing the person; null leaves it to pi. */
+  readonly exitCode: number | null;
 }
+
+/** `"needs-you"`: every stop but a clear list, `earlier` and an abort; `"all"`: a clear list too; `"off"`. */
+export type NotifySetting = "needs-you" | "all" | "off";
+export const NOTIFY_SETTINGS: readonly NotifySetting[] = ["needs-you", "all", "off"];
 
 export interface ConfigResult {
   readonly config: Config;
@@ -41,6 +51,9 @@ export const DEFAULT_CONFIG: Config = {
   maxIdleReplies: 3,
   stopOnQuestion: true,
   transcript: true,
+  notify: "needs-you",
+  notifyCommand: null,
+  exitCode: null,
 };
 
 export const CEILINGS: Limits = { maxRounds: 1000, maxTokens: 1_000_000_000, maxCost: 10_000, maxMinutes: 10_080, maxIdleReplies: 100 };
@@ -49,7 +62,9 @@ type LimitKey = keyof Limits;
 type FlagKey = "stopOnQuestion" | "transcript";
 const LIMIT_KEYS: readonly LimitKey[] = ["maxRounds", "maxTokens", "maxCost", "maxMinutes", "maxIdleReplies"];
 const FLAG_KEYS: readonly FlagKey[] = ["stopOnQuestion", "transcript"];
-const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS];
+type ReachKey = "notify" | "notifyCommand" | "exitCode";
+const REACH_KEYS: readonly ReachKey[] = ["notify", "notifyCommand", "exitCode"];
+const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, ...REACH_KEYS];
 /** Keys whose value may be a fraction; the others are whole counts, rounded down. */
 const FRACTIONAL: ReadonlySet<LimitKey> = new Set(["maxCost", "maxMinutes"]);
 
@@ -92,6 +107,57 @@ function parseFlag(key: FlagKey, value: unknown, problems: string[]): boolean {
   return fallback;
 }
 
+function isReachKey(key: string): key is ReachKey {
+  return (REACH_KEYS as readonly string[]).includes(key);
+}
+
+/** The longest `notifyCommand` taken: a program and its arguments, not a script. */
+const MAX_COMMAND_WORDS = 64;
+
+/** `notify`, `notifyCommand`, `exitCode` (SPEC §7.1, §8): a bad value falls back to the default, with a problem. */
+function parseReachKey(
+  config: { notify: NotifySetting; notifyCommand: readonly string[] | null; exitCode: number | null },
+  key: ReachKey,
+  value: unknown,
+  problems: string[],
+): void {
+  switch (key) {
+    case "notify":
+      if (typeof value === "string" && (NOTIFY_SETTINGS as readonly string[]).includes(value)) config.notify = value as NotifySetting;
+      else problems.push(`notify must be "needs-you", "all" or "off" (got ${describe(value)}); using "needs-you"`);
+      return;
+    case "notifyCommand": {
+      if (value === null) {
+        config.notifyCommand = null;
+        return;
+      }
+      const words = Array.isArray(value) ? (value as readonly unknown[]) : undefined;
+      const fine = words !== undefined && words.length > 0 && words.length <= MAX_COMMAND_WORDS &&
+        words.every((word) => typeof word === "string" && word !== "" && !word.includes("\0"));
+      if (fine) config.notifyCommand = words as readonly string[];
+      else {
+        const hint = typeof value === "string" ? `, not one string: write ["program", "argument", …]` : "";
+        problems.push(`notifyCommand must be a list of non-empty strings, the program first (got ${describe(value)})${hint}; no command is run`);
+        config.notifyCommand = null;
+      }
+      return;
+    }
+    case "exitCode":
+      if (value === null || (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 125)) config.exitCode = value;
+      else {
+        problems.push(`exitCode must be a whole number from 1 to 125 or null (got ${describe(value)}); the exit status is left to pi`);
+        config.exitCode = null;
+      }
+      return;
+    default:
+      assertNever(key);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unexpected key ${String(value)}`);
+}
+
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -111,6 +177,7 @@ export function parseConfig(raw: unknown): ConfigResult {
   for (const key of Object.keys(record)) {
     if (isLimitKey(key)) config[key] = parseLimit(key, record[key], problems);
     else if (isFlagKey(key)) config[key] = parseFlag(key, record[key], problems);
+    else if (isReachKey(key)) parseReachKey(config, key, record[key], problems);
     else problems.push(`unknown key ${JSON.stringify(key.slice(0, 40))} ignored (known: ${KEYS.join(", ")})`);
   }
   return { config, problems };

@@ -19,6 +19,8 @@ export interface SessionManagerLike {
   getLeafId?(): string | null;
   getEntry?(id: string): unknown;
   getSessionId?(): string;
+  /** The session file's path; undefined without one (`--no-session`). */
+  getSessionFile?(): string | undefined;
 }
 
 export interface UiLike {
@@ -202,4 +204,11 @@ export interface PiLike {
   sendMessage(message: CustomMessageLike, options?: { triggerTurn?: boolean; deliverAs?: "steer" | "followUp" | "nextTurn" }): void;
   registerMessageRenderer(customType: string, renderer: MessageRendererLike): void;
   registerEntryRenderer(customType: string, renderer: EntryRendererLike): void;
+  /** pi's event bus shared by extensions; `emit` does not wait for listeners. */
+  events?: EventBusLike;
+}
+
+/** The part of pi's `EventBus` the loop uses. */
+export interface EventBusLike {
+  emit(channel: string, data: unknown): void;
 }

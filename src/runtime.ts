@@ -12,6 +12,8 @@ import { readTasksFile, TODO_TOOL_NAMES } from "./sources/index.ts";
 import { createBranchReader, listState, MARKER_TYPE } from "./state.ts";
 import type { BranchReader, Snapshot } from "./state.ts";
 import { footerText, nudgeText, sanitize } from "./text.ts";
+import { createReach } from "./notify.ts";
+import type { Reach } from "./notify.ts";
 
 export interface SessionState {
   readonly reader: BranchReader;
@@ -47,6 +49,8 @@ export interface Runtime {
   showFooter(ctx: ContextLike, session: SessionState, text: string | undefined): void;
   /** The footer text for gathered facts and a memory. */
   footerFor(facts: Facts, memory: Memory): string | undefined;
+  /** Reaching a person who walked away: notifications, the command hook, the event, exit status (notify.ts). */
+  readonly reach: Reach;
 }
 
 /** Sessions one process keeps state for (a delegated child session runs its own loop). */
@@ -189,5 +193,6 @@ export function createRuntime(pi: PiLike): Runtime {
     footerFor(facts, memory) {
       return footerText(memory, facts.list, facts.config, facts.killSwitch);
     },
+    reach: createReach(pi),
   };
 }

@@ -389,3 +389,53 @@ export function continuationLine(view: ContinuationView): string {
 export function stopLine(reason: string): string {
   return reason === "" ? "todo loop stopped" : `todo loop ${reason}`;
 }
+
+/** The fixed text a stop's words start with outside pi (SPEC §7.1). */
+export function stopLead(reason: Reason): "waiting for you:" | "stopped:" {
+  return reason.kind === "waiting" ? "waiting for you:" : "stopped:";
+}
+
+/**
+ * A stop's reason from fixed text and figures only — the command hook's and the event's `reason`: never
+ * the model's words (a wait says what kind of wait), and without the task counts the payload carries
+ * apart: `stopped: 5 replies in a row without progress`, `waiting for you: the agent asked a question`.
+ */
+export function stopHeadline(reason: Reason): string {
+  if (reason.kind === "waiting") {
+    return reason.asked ? "waiting for you: the agent asked a question" : "waiting for you: the agent cannot go on without you";
+  }
+  return describeReason(reason)
+    .replace(/, \d+ tasks? still open\b.*$/, "")
+    .replace(/;? (?:the agent|it) may need you$/, "");
+}
+
+/** The model's own words a stop carries (its question, its block reason), sanitised; null when it carries none. */
+export function stopDetail(reason: Reason, max: number): string | null {
+  if (reason.kind !== "waiting") return null;
+  const words = sanitize(reason.reason, max);
+  return words === "" ? null : words;
+}
+
+/**
+ * A stop as a person reads it outside pi — the desktop notification's body, the print-mode summary:
+ * the fixed headline (a wait with the agent's words, sanitised) and the tasks open, when any are.
+ */
+export function reachText(reason: Reason, open: number, total: number): string {
+  const head = reason.kind === "waiting" ? sanitize(describeReason(reason), 300) : stopHeadline(reason);
+  return open > 0 && total > 0 ? `${head}, ${open} of ${plural(total, "task")} open` : head;
+}
+
+/** The one stderr line of a print/JSON run that stopped needing the person: `todo loop: stopped: …, 2 of 5 tasks open`. */
+export function headlessLine(text: string): string {
+  return `todo loop: ${text}`;
+}
+
+/** A config problem announced once: the file, then the problem (which names the key and what is used instead). */
+export function configProblemText(file: string, problem: string): string {
+  return `todo loop: config problem in ${file}: ${sanitize(problem, 300)}`;
+}
+
+/** The `/todoloop` line about a notify command that failed (`program` from the user's own config). */
+export function hookFailureText(program: string, why: string): string {
+  return `notify command failed: ${sanitize(program, 80)} ${why}`;
+}

@@ -38,12 +38,15 @@ test("parseConfig: nothing to parse means the defaults (limits off, three idle r
     maxIdleReplies: 3,
     stopOnQuestion: true,
     transcript: true,
+    notify: "needs-you",
+    notifyCommand: null,
+    exitCode: null,
   });
 });
 
 test("parseConfig: positive numbers are the limits and booleans the switches", () => {
   assert.deepEqual(parseConfig({ maxRounds: 12, maxTokens: 200_000, maxCost: 1.5, maxMinutes: 45, maxIdleReplies: 5, stopOnQuestion: false, transcript: false }), {
-    config: { maxRounds: 12, maxTokens: 200_000, maxCost: 1.5, maxMinutes: 45, maxIdleReplies: 5, stopOnQuestion: false, transcript: false },
+    config: { ...DEFAULT_CONFIG, maxRounds: 12, maxTokens: 200_000, maxCost: 1.5, maxMinutes: 45, maxIdleReplies: 5, stopOnQuestion: false, transcript: false },
     problems: [],
   });
 });
@@ -291,7 +294,7 @@ test("parseConfig: a long string value is quoted in the problem by its first 20 
 });
 
 test("parseConfig: an unknown key's problem lists every known key, and quotes the key by its first 40 characters", () => {
-  const known = "maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, stopOnQuestion, transcript";
+  const known = "maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, stopOnQuestion, transcript, notify, notifyCommand, exitCode";
   assert.deepEqual(parseConfig({ maxround: 3 }).problems, [`unknown key "maxround" ignored (known: ${known})`]);
   const key = `${"k".repeat(40)}${"z".repeat(10)}`;
   assert.deepEqual(parseConfig({ [key]: 1 }).problems, [`unknown key "${"k".repeat(40)}" ignored (known: ${known})`]);
@@ -328,4 +331,64 @@ test("parseConfigText: the parse error's quote of the file reads as one line wit
 test("agentDir: only a file:// URL is read as a URL (pi's rule); one it cannot turn into a path is kept as written", () => {
   assert.equal(agentDir({ PI_CODING_AGENT_DIR: "file:/srv/pi-agent" }), "file:/srv/pi-agent");
   assert.equal(agentDir({ PI_CODING_AGENT_DIR: "file://remote-host/srv/pi-agent" }), "file://remote-host/srv/pi-agent");
+});
+
+// ---- notify, notifyCommand, exitCode (SPEC §7.1, §8) --------------------------------------------
+
+test("parseConfig: notify takes needs-you (the default), all or off", () => {
+  for (const notify of ["needs-you", "all", "off"] as const) {
+    assert.deepEqual(parseConfig({ notify }), { config: { ...DEFAULT_CONFIG, notify }, problems: [] });
+  }
+});
+
+test("parseConfig: a bad notify falls back to needs-you with a one-line problem naming the key", () => {
+  for (const bad of ["Needs-you", "sometimes", "", true, null, 1, ["all"], { all: true }]) {
+    const result = parseConfig({ notify: bad, maxRounds: 4 });
+    assert.equal(result.config.notify, "needs-you", String(bad));
+    assert.equal(result.config.maxRounds, 4, "other keys still apply");
+    assertOneLineProblems(result, 1);
+    assert.match(result.problems[0] ?? "", /^notify must be "needs-you", "all" or "off" \(got .*\); using "needs-you"$/);
+  }
+});
+
+test("parseConfig: notifyCommand is a program and its arguments, each a non-empty string; null is none", () => {
+  assert.deepEqual(parseConfig({ notifyCommand: ["notify-send", "-u", "critical"] }).config.notifyCommand, ["notify-send", "-u", "critical"]);
+  assert.deepEqual(parseConfig({ notifyCommand: ["/usr/local/bin/ping-me"] }), { config: { ...DEFAULT_CONFIG, notifyCommand: ["/usr/local/bin/ping-me"] }, problems: [] });
+  assert.deepEqual(parseConfig({ notifyCommand: null }), { config: DEFAULT_CONFIG, problems: [] });
+});
+
+test("parseConfig: every bad notifyCommand shape runs no command, with a one-line problem naming the key", () => {
+  const bad: unknown[] = ["notify-send hello", [], [""], ["notify-send", ""], ["notify-send", 3], [null], ["a\0b"], { program: "x" }, 7, true, Array.from({ length: 65 }, () => "x")];
+  for (const value of bad) {
+    const result = parseConfig({ notifyCommand: value });
+    assert.equal(result.config.notifyCommand, null, JSON.stringify(value));
+    assertOneLineProblems(result, 1);
+    assert.match(result.problems[0] ?? "", /^notifyCommand must be a list of non-empty strings, the program first \(got .*; no command is run$/);
+  }
+  assert.match(parseConfig({ notifyCommand: "notify-send hi" }).problems[0] ?? "", /not one string: write \["program", "argument", …\]/);
+});
+
+test("parseConfig: exitCode is a whole number from 1 to 125, or null (the default: pi decides)", () => {
+  for (const exitCode of [1, 3, 125]) assert.deepEqual(parseConfig({ exitCode }), { config: { ...DEFAULT_CONFIG, exitCode }, problems: [] });
+  assert.deepEqual(parseConfig({ exitCode: null }), { config: DEFAULT_CONFIG, problems: [] });
+});
+
+test("parseConfig: every bad exitCode leaves the exit status to pi, with a one-line problem naming the key", () => {
+  for (const bad of [0, -1, 126, 255, 2.5, "3", true, [3], Number.NaN]) {
+    const result = parseConfig({ exitCode: bad });
+    assert.equal(result.config.exitCode, null, String(bad));
+    assertOneLineProblems(result, 1);
+    assert.match(result.problems[0] ?? "", /^exitCode must be a whole number from 1 to 125 or null \(got .*\); the exit status is left to pi$/);
+  }
+});
+
+test("loadConfig: the user's file is the only place notifyCommand comes from (a project's .pi/todo-loop.json is not read for it)", (t) => {
+  const dir = tempDir(t);
+  const project = join(dir, "project");
+  mkdirSync(join(project, ".pi"), { recursive: true });
+  writeFileSync(join(project, ".pi", "todo-loop.json"), JSON.stringify({ notifyCommand: ["evil"] }));
+  writeFileSync(join(dir, "todo-loop.json"), JSON.stringify({ exitCode: 3 }));
+  const result = loadConfig(configPath(dir));
+  assert.equal(result.config.notifyCommand, null);
+  assert.equal(result.config.exitCode, 3);
 });

@@ -145,6 +145,9 @@ const checks = {
   messageRenderer: true satisfies Fits<MessageRendererLike, Parameters<ExtensionAPI["registerMessageRenderer"]>[1]>,
   entryRenderer: true satisfies Fits<EntryRendererLike, Parameters<ExtensionAPI["registerEntryRenderer"]>[1]>,
   registerRendererNames: true satisfies Fits<string, Parameters<ExtensionAPI["registerEntryRenderer" | "registerMessageRenderer"]>[0]>,
+  // pi's event bus takes what we emit; the session file is a path or undefined (`--no-session`).
+  events: true satisfies Fits<ExtensionAPI["events"], NonNullable<PiLike["events"]>>,
+  sessionFile: true satisfies Fits<ExtensionContext["sessionManager"]["getSessionFile"], NonNullable<SessionManagerLike["getSessionFile"]>>,
 };
 
 /**
@@ -172,5 +175,5 @@ export function wire(
 
 test("pi's real ExtensionAPI, contexts and events fit the structural shapes in src/pi.ts (checked by tsc)", () => {
   for (const [piece, fits] of Object.entries(checks)) assert.equal(fits, true, piece);
-  assert.equal(Object.keys(checks).length, 48);
+  assert.equal(Object.keys(checks).length, 50);
 });

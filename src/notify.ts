@@ -1,0 +1,252 @@
+/**
+ * The effects of reaching a person who walked away (SPEC §7.1, §8 "Never silent"), one job each: the
+ * terminal's desktop notification (TUI only), the `notifyCommand` hook (no shell, its process group
+ * killed at 10 s), the `todo-loop:stop` event, the print/JSON summary line and exit status, and the
+ * once-only announcement of config problems. What happens for which stop is `reach.ts`'s rule.
+ */
+import { spawn } from "node:child_process";
+import type { Config } from "./config.ts";
+import type { Reason, StopRecord } from "./loop.ts";
+import { stopKind } from "./loop.ts";
+import type { ContextLike, PiLike } from "./pi.ts";
+import { DETAIL_CHARS, exitStatus, headless, notificationBody, planReach, STOP_EVENT, terminalSequence } from "./reach.ts";
+import type { StopFacts, StopPayload, TerminalEnv } from "./reach.ts";
+import { configProblemText, headlessLine, hookFailureText, reachText, sanitize, stopDetail, stopHeadline, stopLead } from "./text.ts";
+
+/** How long a notify command may run, in any mode. */
+export const COMMAND_LIMIT_MS = 10_000;
+
+/** How a run ended at `agent_settled`: the stop it ended on (announced now or before), and the record written now. */
+export interface SettledRun {
+  readonly ended: Reason | undefined;
+  /** The stop record appended at this settle; undefined when nothing new was announced. */
+  readonly record: StopRecord | undefined;
+  /** Tasks on the list as last read. */
+  readonly total: number;
+}
+
+/** The process-wide things the effects touch, replaceable in tests. */
+export interface ReachIo {
+  readonly env: TerminalEnv;
+  writeTerminal(bytes: string): void;
+  writeStderr(line: string): void;
+  setExitCode(code: number): void;
+  getExitCode(): number | string | null | undefined;
+  /** Starts `argv` with `payload` as its last argument and on stdin; resolves with why it failed, or undefined. */
+  run(argv: readonly string[], payload: string, cwd: string, limitMs: number): Promise<string | undefined>;
+  /** The config problems announced last in this process (kept across a `/reload`). */
+  readonly memo: { lastProblems: string | undefined };
+}
+
+export interface Reach {
+  /** A run settled: its stop reaches the person by the config and the mode; resolves once an awaited hook is done. */
+  settled(ctx: ContextLike, config: Config, run: SettledRun): Promise<void>;
+  /** Announces config problems once per distinct set (a warning notify, or stderr in print/JSON mode). */
+  problems(ctx: ContextLike, file: string, problems: readonly string[]): void;
+  /** The `/todoloop` line about the notify command's last failure, until it runs fine again. */
+  statusLine(): string | undefined;
+}
+
+const MEMO_KEY = Symbol.for("pi-todo-loop.reach");
+
+function processMemo(): { lastProblems: string | undefined } {
+  const holder = globalThis as { [MEMO_KEY]?: { lastProblems: string | undefined } };
+  holder[MEMO_KEY] ??= { lastProblems: undefined };
+  return holder[MEMO_KEY];
+}
+
+/** Process groups of notify commands still inside their limit; killed when pi exits. */
+const liveGroups = new Set<number>();
+let exitHook = false;
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+  liveGroups.delete(pid);
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs a notify command without a shell, in a process group of its own, the payload as its last
+ * argument and on stdin, its output discarded (it must never draw into the TUI or the RPC stream).
+ * Resolves when it exits or at the limit, when its whole group is killed (also anything it left
+ * running). Never rejects.
+ */
+export function runCommand(argv: readonly string[], payload: string, cwd: string, limitMs: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const [program, ...args] = argv;
+    if (program === undefined) return resolve("has no program");
+    let done = false;
+    const finish = (failure: string | undefined): void => {
+      if (done) return;
+      done = true;
+      resolve(failure);
+    };
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(program, [...args, payload], { cwd, detached: true, stdio: ["pipe", "ignore", "ignore"] });
+    } catch (error) {
+      return finish(`could not start (${error instanceof Error ? error.message : String(error)})`);
+    }
+    const pid = child.pid;
+    if (pid !== undefined) {
+      liveGroups.add(pid);
+      if (!exitHook) {
+        exitHook = true;
+        process.on("exit", () => {
+          for (const group of [...liveGroups]) killGroup(group);
+        });
+      }
+    }
+    const timer = setTimeout(() => {
+      if (pid !== undefined) killGroup(pid);
+      finish(`was stopped after ${Math.round(limitMs / 1000)} s`);
+    }, limitMs);
+    timer.unref();
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      if (pid !== undefined) liveGroups.delete(pid);
+      finish(`could not start (${error.message})`);
+    });
+    child.on("exit", (code, signal) => {
+      // Whatever it left behind in its group is killed at the limit; an empty group is forgotten now.
+      if (pid !== undefined && !groupAlive(pid)) {
+        clearTimeout(timer);
+        liveGroups.delete(pid);
+      }
+      finish(code === 0 ? undefined : signal ? `was ended by ${signal}` : `exited with status ${code}`);
+    });
+    child.stdin?.on("error", () => {
+      // A command that does not read its stdin closes it: fine.
+    });
+    child.stdin?.end(`${payload}\n`);
+  });
+}
+
+export const processIo: ReachIo = {
+  env: process.env,
+  writeTerminal: (bytes) => void process.stdout.write(bytes),
+  writeStderr: (line) => void process.stderr.write(`${line}\n`),
+  setExitCode(code) {
+    process.exitCode = code;
+  },
+  getExitCode: () => process.exitCode,
+  run: runCommand,
+  get memo() {
+    return processMemo();
+  },
+};
+
+function stopFacts(reason: Reason): StopFacts | undefined {
+  const kind = stopKind(reason);
+  return kind === undefined ? undefined : { kind, aborted: reason.kind === "outcome" && reason.outcome === "aborted" };
+}
+
+function sessionOf(ctx: ContextLike): { sessionId: string; sessionFile: string | null } {
+  let sessionId = "";
+  let sessionFile: string | null = null;
+  try {
+    sessionId = ctx.sessionManager.getSessionId?.() ?? "";
+  } catch {
+    sessionId = "";
+  }
+  try {
+    sessionFile = ctx.sessionManager.getSessionFile?.() ?? null;
+  } catch {
+    sessionFile = null;
+  }
+  return { sessionId, sessionFile };
+}
+
+export function createReach(pi: PiLike, io: ReachIo = processIo): Reach {
+  let hookFailure: string | undefined;
+  /** The exit status this loop set, so that a later run can undo it (the last run decides). */
+  let exitSet: number | undefined;
+
+  function applyExit(ended: StopFacts | undefined, config: Config, ctx: ContextLike): void {
+    const status = exitStatus(ended, config, ctx.mode);
+    if (status === undefined) return;
+    if (status !== null) {
+      io.setExitCode(status);
+      exitSet = status;
+    } else if (exitSet !== undefined) {
+      if (io.getExitCode() === exitSet) io.setExitCode(0);
+      exitSet = undefined;
+    }
+  }
+
+  async function hook(argv: readonly string[], payload: StopPayload, ctx: ContextLike): Promise<void> {
+    const why = await io.run(argv, JSON.stringify(payload), ctx.cwd, COMMAND_LIMIT_MS);
+    hookFailure = why === undefined ? undefined : hookFailureText(argv[0] ?? "", why);
+  }
+
+  return {
+    async settled(ctx, config, run) {
+      const ended = run.ended && stopFacts(run.ended);
+      try {
+        applyExit(ended, config, ctx);
+      } catch {
+        // An exit status that cannot be set must not break the settle.
+      }
+      const { record, ended: reason } = run;
+      if (!record || !reason || !ended) return;
+      const plan = planReach(ended, config, ctx.mode);
+      const payload: StopPayload = {
+        v: 1,
+        kind: record.kind,
+        reason: stopHeadline(reason),
+        detail: stopDetail(reason, DETAIL_CHARS),
+        open: record.open,
+        total: Math.max(run.total, record.open),
+        round: record.round,
+        needsYou: plan.needsYou,
+        ...sessionOf(ctx),
+        cwd: ctx.cwd,
+      };
+      const text = reachText(reason, payload.open, payload.total);
+      try {
+        pi.events?.emit(STOP_EVENT, payload);
+      } catch {
+        // A listener's failure is its own.
+      }
+      try {
+        if (plan.terminal) io.writeTerminal(terminalSequence(notificationBody(stopLead(reason), text), io.env));
+        if (plan.stderrLine) io.writeStderr(headlessLine(text));
+      } catch {
+        // A closed terminal or stream must not break the settle.
+      }
+      const argv = config.notifyCommand;
+      if (plan.command === "none" || argv === null) return;
+      const running = hook(argv, payload, ctx);
+      if (plan.command === "await") await running;
+      else void running;
+    },
+
+    problems(ctx, file, problems) {
+      const key = problems.join("\n");
+      if (io.memo.lastProblems === key || (io.memo.lastProblems === undefined && key === "")) return;
+      io.memo.lastProblems = key;
+      if (problems.length === 0) return;
+      const lines = problems.map((problem) => configProblemText(file, problem));
+      try {
+        if (headless(ctx.mode) || !ctx.hasUI) for (const line of lines) io.writeStderr(line);
+        else ctx.ui.notify(lines.join("\n"), "warning");
+      } catch {
+        // Shown in /todoloop either way.
+      }
+    },
+
+    statusLine: () => hookFailure && sanitize(hookFailure, 300),
+  };
+}
