@@ -25,7 +25,12 @@ export interface Config extends Limits {
   readonly stopOnQuestion: boolean;
   /** Continuations and stops show as one line each in the interactive transcript. */
   readonly transcript: boolean;
+  /** Tasks open from an earlier message: `"ask"` holds them until this message takes them up; `"continue"` is 0.2's behaviour. */
+  readonly earlierTasks: EarlierTasks;
 }
+
+export type EarlierTasks = "ask" | "continue";
+const EARLIER_TASKS: readonly EarlierTasks[] = ["ask", "continue"];
 
 export interface ConfigResult {
   readonly config: Config;
@@ -41,6 +46,7 @@ export const DEFAULT_CONFIG: Config = {
   maxIdleReplies: 3,
   stopOnQuestion: true,
   transcript: true,
+  earlierTasks: "ask",
 };
 
 export const CEILINGS: Limits = { maxRounds: 1000, maxTokens: 1_000_000_000, maxCost: 10_000, maxMinutes: 10_080, maxIdleReplies: 100 };
@@ -49,7 +55,7 @@ type LimitKey = keyof Limits;
 type FlagKey = "stopOnQuestion" | "transcript";
 const LIMIT_KEYS: readonly LimitKey[] = ["maxRounds", "maxTokens", "maxCost", "maxMinutes", "maxIdleReplies"];
 const FLAG_KEYS: readonly FlagKey[] = ["stopOnQuestion", "transcript"];
-const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS];
+const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, "earlierTasks"];
 /** Keys whose value may be a fraction; the others are whole counts, rounded down. */
 const FRACTIONAL: ReadonlySet<LimitKey> = new Set(["maxCost", "maxMinutes"]);
 
@@ -92,6 +98,13 @@ function parseFlag(key: FlagKey, value: unknown, problems: string[]): boolean {
   return fallback;
 }
 
+function parseEarlierTasks(value: unknown, problems: string[]): EarlierTasks {
+  if (typeof value === "string" && (EARLIER_TASKS as readonly string[]).includes(value)) return value as EarlierTasks;
+  const fallback = DEFAULT_CONFIG.earlierTasks;
+  problems.push(`earlierTasks must be "ask" or "continue" (got ${describe(value)}); using "${fallback}"`);
+  return fallback;
+}
+
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -111,6 +124,7 @@ export function parseConfig(raw: unknown): ConfigResult {
   for (const key of Object.keys(record)) {
     if (isLimitKey(key)) config[key] = parseLimit(key, record[key], problems);
     else if (isFlagKey(key)) config[key] = parseFlag(key, record[key], problems);
+    else if (key === "earlierTasks") config.earlierTasks = parseEarlierTasks(record[key], problems);
     else problems.push(`unknown key ${JSON.stringify(key.slice(0, 40))} ignored (known: ${KEYS.join(", ")})`);
   }
   return { config, problems };

@@ -38,12 +38,13 @@ test("parseConfig: nothing to parse means the defaults (limits off, three idle r
     maxIdleReplies: 3,
     stopOnQuestion: true,
     transcript: true,
+    earlierTasks: "ask",
   });
 });
 
 test("parseConfig: positive numbers are the limits and booleans the switches", () => {
   assert.deepEqual(parseConfig({ maxRounds: 12, maxTokens: 200_000, maxCost: 1.5, maxMinutes: 45, maxIdleReplies: 5, stopOnQuestion: false, transcript: false }), {
-    config: { maxRounds: 12, maxTokens: 200_000, maxCost: 1.5, maxMinutes: 45, maxIdleReplies: 5, stopOnQuestion: false, transcript: false },
+    config: { maxRounds: 12, maxTokens: 200_000, maxCost: 1.5, maxMinutes: 45, maxIdleReplies: 5, stopOnQuestion: false, transcript: false, earlierTasks: "ask" },
     problems: [],
   });
 });
@@ -291,7 +292,7 @@ test("parseConfig: a long string value is quoted in the problem by its first 20 
 });
 
 test("parseConfig: an unknown key's problem lists every known key, and quotes the key by its first 40 characters", () => {
-  const known = "maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, stopOnQuestion, transcript";
+  const known = "maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, stopOnQuestion, transcript, earlierTasks";
   assert.deepEqual(parseConfig({ maxround: 3 }).problems, [`unknown key "maxround" ignored (known: ${known})`]);
   const key = `${"k".repeat(40)}${"z".repeat(10)}`;
   assert.deepEqual(parseConfig({ [key]: 1 }).problems, [`unknown key "${"k".repeat(40)}" ignored (known: ${known})`]);
@@ -328,4 +329,27 @@ test("parseConfigText: the parse error's quote of the file reads as one line wit
 test("agentDir: only a file:// URL is read as a URL (pi's rule); one it cannot turn into a path is kept as written", () => {
   assert.equal(agentDir({ PI_CODING_AGENT_DIR: "file:/srv/pi-agent" }), "file:/srv/pi-agent");
   assert.equal(agentDir({ PI_CODING_AGENT_DIR: "file://remote-host/srv/pi-agent" }), "file://remote-host/srv/pi-agent");
+});
+
+test("parseConfig: earlierTasks is \"ask\" (the default) or \"continue\"; every other shape is a problem naming the key and the fallback", () => {
+  assert.equal(parseConfig({}).config.earlierTasks, "ask");
+  assert.deepEqual(parseConfig({ earlierTasks: "ask" }), { config: { ...DEFAULT_CONFIG, earlierTasks: "ask" }, problems: [] });
+  assert.deepEqual(parseConfig({ earlierTasks: "continue" }), { config: { ...DEFAULT_CONFIG, earlierTasks: "continue" }, problems: [] });
+  const bad: Array<[unknown, string]> = [
+    ["Continue", 'the string "Continue"'],
+    ["yes", 'the string "yes"'],
+    ["", 'the string ""'],
+    [true, "true"],
+    [false, "false"],
+    [null, "null"],
+    [1, "1"],
+    [["continue"], "an array"],
+    [{ mode: "continue" }, "an object"],
+  ];
+  for (const [value, shown] of bad) {
+    const result = parseConfig({ earlierTasks: value, maxRounds: 4 });
+    assert.equal(result.config.earlierTasks, "ask", JSON.stringify(value));
+    assert.equal(result.config.maxRounds, 4, "other keys still apply");
+    assert.deepEqual(result.problems, [`earlierTasks must be "ask" or "continue" (got ${shown}); using "ask"`]);
+  }
 });
