@@ -214,3 +214,8 @@ test("columns() never counts narrower than pi-tui's visibleWidth", () => {
   assert.equal(fit("中文字符", 5), "中文");
   assert.equal(fit("e\u0301e\u0301", 1), "e\u0301");
 });
+
+test("an earlier-message stop is one dim line, a note rather than a warning (SPEC §4.15)", () => {
+  const reason = "not continuing: 2 tasks are open from an earlier message — /todoloop continue to go on with them";
+  assert.equal(only(stopComponent(renderers(), stop({ kind: "earlier", reason, open: 2, list: "0badc0de" }))), ` <dim>■ todo loop ${reason}</dim>`);
+});
