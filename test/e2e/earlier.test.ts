@@ -92,19 +92,21 @@ test("three chat messages in a row with the same open list: the earlier line onc
   });
 });
 
-test("a todo read under the new message: the agent is on the list, so the loop continues under it and finishes it", { timeout }, async (t) => {
-  const script: ScriptStep[] = [...FIRST, callTools({ name: "todo", args: { action: "list" } }), say("Two tasks are open; pausing."), finish, say("Both done.")];
+test("a todo read under a new message: the agent is on the list, so the loop continues under it and finishes it (a chat message before it was held)", { timeout }, async (t) => {
+  const script: ScriptStep[] = [...FIRST, say("It parses flags."), callTools({ name: "todo", args: { action: "list" } }), say("Two tasks are open; pausing."), finish, say("Both done.")];
   await withRpc(t.signal, { script }, async (box, rpc) => {
     await rpc.prompt("Plan the parser work");
+    await rpc.prompt("What does parseArgs do?");
     await rpc.prompt("Where are we?");
 
     const entries = await rpc.getEntries();
-    const [, second] = userMessageIds(entries);
-    t.diagnostic(`requests ${requests(box).length}, markers under m2 ${JSON.stringify(markersUnder(entries, second))}, stops ${JSON.stringify(stopData(entries).map((s) => s.kind))}`);
-    assert.equal(requests(box).length, 8);
-    assert.deepEqual(markersUnder(entries, second), [1], "a continuation after the read");
-    assert.deepEqual(stopData(entries).map((stop) => stop.kind), ["idle", "clear"], "no earlier stop");
-    assert.deepEqual(earlierNotifies(rpc), []);
+    const [, chat, third] = userMessageIds(entries);
+    t.diagnostic(`requests ${requests(box).length}, markers under the chat ${JSON.stringify(markersUnder(entries, chat))}, under the read ${JSON.stringify(markersUnder(entries, third))}, stops ${JSON.stringify(stopData(entries).map((s) => s.kind))}`);
+    assert.equal(requests(box).length, 9);
+    assert.deepEqual(markersUnder(entries, chat), [], "the chat message was held");
+    assert.deepEqual(markersUnder(entries, third), [1], "a continuation after the read");
+    assert.deepEqual(stopData(entries).map((stop) => [stop.kind, stop.anchor]), [["idle", userMessageIds(entries)[0]], ["earlier", chat], ["clear", third]]);
+    assert.equal(earlierNotifies(rpc).length, 1);
     checkInvariants(box, { script, taskTexts: TASKS });
   });
 });
@@ -138,20 +140,30 @@ test("/todoloop continue after the earlier stop: one run now, and the loop keeps
   });
 });
 
-test("the person's answer to the agent's question carries the list over: the loop continues under it without asking", { timeout }, async (t) => {
-  const script: ScriptStep[] = [plan, say("Should I use Postgres or SQLite?"), say("SQLite it is; stopping."), finish, say("Both done.")];
+test("the person's answer to the agent's question carries the list over: the loop continues under it without asking (an unrelated message before it was held)", { timeout }, async (t) => {
+  const script: ScriptStep[] = [
+    ...FIRST,
+    say("It parses flags."),
+    say("Should I go back to the parser tasks now?"),
+    say("Back on it; stopping."),
+    finish,
+    say("Both done."),
+  ];
   await withRpc(t.signal, { script }, async (box, rpc) => {
-    await rpc.prompt("Plan the storage work");
-    await rpc.prompt("SQLite");
+    await rpc.prompt("Plan the parser work");
+    await rpc.prompt("What does parseArgs do?");
+    await rpc.prompt("Is it buggy?");
+    await rpc.prompt("Yes");
 
     const entries = await rpc.getEntries();
-    const [first, second] = userMessageIds(entries);
-    t.diagnostic(`requests ${requests(box).length}, markers ${JSON.stringify(markerDetails(entries).map((m) => [m.anchor === second ? "m2" : "m1", m.round]))}, stops ${JSON.stringify(stopData(entries).map((s) => s.kind))}`);
-    assert.equal(requests(box).length, 5);
-    assert.deepEqual(markersUnder(entries, first), [], "the question was a wait");
-    assert.deepEqual(markersUnder(entries, second), [1], "the answer carried the list over");
-    assert.deepEqual(stopData(entries).map((stop) => stop.kind), ["question", "clear"]);
-    assert.deepEqual(earlierNotifies(rpc), []);
+    const [, chat, asked, answer] = userMessageIds(entries);
+    t.diagnostic(`requests ${requests(box).length}, markers under the chat ${JSON.stringify(markersUnder(entries, chat))}, the question ${JSON.stringify(markersUnder(entries, asked))}, the answer ${JSON.stringify(markersUnder(entries, answer))}, stops ${JSON.stringify(stopData(entries).map((s) => s.kind))}`);
+    assert.equal(requests(box).length, 9);
+    assert.deepEqual(markersUnder(entries, chat), [], "the unrelated message was held");
+    assert.deepEqual(markersUnder(entries, asked), [], "the question is a wait");
+    assert.deepEqual(markersUnder(entries, answer), [1], "the answer carried the list over");
+    assert.deepEqual(stopData(entries).map((stop) => [stop.kind, stop.anchor]), [["idle", userMessageIds(entries)[0]], ["earlier", chat], ["question", asked], ["clear", answer]]);
+    assert.equal(earlierNotifies(rpc).length, 1);
     checkInvariants(box, { script, taskTexts: TASKS });
   });
 });
