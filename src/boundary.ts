@@ -49,6 +49,7 @@ export function registerBoundaries(runtime: Runtime): void {
       stopOnQuestion: facts.config.stopOnQuestion,
       spend: facts.spend,
       tools: facts.tools,
+      earlierTasks: facts.config.earlierTasks,
     });
     facts.session.memory = decision.memory;
     for (const notice of decision.notices) {

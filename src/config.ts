@@ -31,7 +31,12 @@ export interface Config extends Limits {
   readonly notifyCommand: readonly string[] | null;
   /** Exit status of a print/JSON run that ended on a stop needing the person; null leaves it to pi. */
   readonly exitCode: number | null;
+  /** Tasks open from an earlier message: `"ask"` holds them until this message takes them up; `"continue"` is 0.2's behaviour. */
+  readonly earlierTasks: EarlierTasks;
 }
+
+export type EarlierTasks = "ask" | "continue";
+const EARLIER_TASKS: readonly EarlierTasks[] = ["ask", "continue"];
 
 /** `"needs-you"`: every stop but a clear list, `earlier` and an abort; `"all"`: a clear list too; `"off"`. */
 export type NotifySetting = "needs-you" | "all" | "off";
@@ -54,6 +59,7 @@ export const DEFAULT_CONFIG: Config = {
   notify: "needs-you",
   notifyCommand: null,
   exitCode: null,
+  earlierTasks: "ask",
 };
 
 export const CEILINGS: Limits = { maxRounds: 1000, maxTokens: 1_000_000_000, maxCost: 10_000, maxMinutes: 10_080, maxIdleReplies: 100 };
@@ -64,7 +70,7 @@ const LIMIT_KEYS: readonly LimitKey[] = ["maxRounds", "maxTokens", "maxCost", "m
 const FLAG_KEYS: readonly FlagKey[] = ["stopOnQuestion", "transcript"];
 type ReachKey = "notify" | "notifyCommand" | "exitCode";
 const REACH_KEYS: readonly ReachKey[] = ["notify", "notifyCommand", "exitCode"];
-const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, ...REACH_KEYS];
+const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, ...REACH_KEYS, "earlierTasks"];
 /** Keys whose value may be a fraction; the others are whole counts, rounded down. */
 const FRACTIONAL: ReadonlySet<LimitKey> = new Set(["maxCost", "maxMinutes"]);
 
@@ -158,6 +164,13 @@ function assertNever(value: never): never {
   throw new Error(`unexpected key ${String(value)}`);
 }
 
+function parseEarlierTasks(value: unknown, problems: string[]): EarlierTasks {
+  if (typeof value === "string" && (EARLIER_TASKS as readonly string[]).includes(value)) return value as EarlierTasks;
+  const fallback = DEFAULT_CONFIG.earlierTasks;
+  problems.push(`earlierTasks must be "ask" or "continue" (got ${describe(value)}); using "${fallback}"`);
+  return fallback;
+}
+
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -178,6 +191,7 @@ export function parseConfig(raw: unknown): ConfigResult {
     if (isLimitKey(key)) config[key] = parseLimit(key, record[key], problems);
     else if (isFlagKey(key)) config[key] = parseFlag(key, record[key], problems);
     else if (isReachKey(key)) parseReachKey(config, key, record[key], problems);
+    else if (key === "earlierTasks") config.earlierTasks = parseEarlierTasks(record[key], problems);
     else problems.push(`unknown key ${JSON.stringify(key.slice(0, 40))} ignored (known: ${KEYS.join(", ")})`);
   }
   return { config, problems };

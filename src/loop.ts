@@ -45,7 +45,9 @@ export type Reason =
   | { readonly kind: "requested"; readonly started: boolean }
   | { readonly kind: "cannot-continue"; readonly why: "nothing-open" | "kill-switch" | "out-of-date" }
   | { readonly kind: "queued" }
-  | { readonly kind: "other-extension" };
+  | { readonly kind: "other-extension" }
+  /** Tasks open from an earlier message, not yet this message's (SPEC §4.15); `list` keys the list state. */
+  | { readonly kind: "earlier"; readonly open: number; readonly list: string };
 
 /** The kind a stop record carries (SPEC §4.13). */
 export type StopKind = "clear" | "no-list" | "limit" | "idle" | "stuck" | "repeat" | "waiting" | "question" | "out-of-reach" | "out-of-date" | "outcome" | "earlier" | "verify-failed" | "verify-error";
@@ -76,6 +78,12 @@ export interface Memory {
   readonly announced: readonly string[];
   readonly pending: PendingStop | undefined;
   readonly last: Reason;
+  /** The person adopted the list for this message (`/todoloop continue` or `resume`, SPEC §4.15). */
+  readonly adopted: boolean;
+  /** This message carries the list over as far as this process saw it arrive: queued, or answering a wait. */
+  readonly carried: boolean;
+  /** The last turn under this message saw a human message queued: the next message carries the list over. */
+  readonly queued: boolean;
 }
 
 /** What the branch says about the loop under its newest human message (SPEC §4.14). */
@@ -89,7 +97,28 @@ export interface BranchFacts {
   readonly paused: boolean;
   readonly hadWork: boolean;
   readonly announced: readonly string[];
+  /** Tasks from an earlier message (SPEC §4.15), as the branch tells them. */
+  readonly earlier: EarlierFacts;
 }
+
+/** What the branch says about tasks open from an earlier message, under the newest human message (SPEC §4.15). */
+export interface EarlierFacts {
+  /** Tasks were open when the message arrived: the list is from an earlier message. */
+  readonly open: boolean;
+  /** The message carries the list over: it answered a wait, or it directly follows a tool result or a marker. */
+  readonly carried: boolean;
+  /** The list is this message's now: its own tool was called, its state changed, a `continue`/`resume` or a marker under it. */
+  readonly adopted: boolean;
+  /** The list state the newest `earlier` stop was recorded for (`listKey`), while that state lasts untouched. */
+  readonly shown: string | undefined;
+  /** The anchor of the human message before this one, if any. */
+  readonly before: string | undefined;
+}
+
+/** `earlierTasks`: hold a list from an earlier message until it is this message's, or go on as 0.2 did. */
+export type EarlierMode = "ask" | "continue";
+
+export const NO_EARLIER: EarlierFacts = { open: false, carried: false, adopted: false, shown: undefined, before: undefined };
 
 export type ListState =
   | {
@@ -144,6 +173,8 @@ export interface DecideInput {
   /** Spend since the anchor; `minutes` from the anchor's timestamp to this reply's (undefined when either is missing). */
   readonly spend: { readonly tokens: number; readonly cost: number; readonly minutes: number | undefined };
   readonly tools: ToolFacts;
+  /** Config `earlierTasks` (SPEC §4.15). */
+  readonly earlierTasks: EarlierMode;
 }
 
 /** What a marker's `details` record (never sent to the model); fields are added, never renamed. */
@@ -173,6 +204,8 @@ export interface StopRecord {
   readonly open: number;
   readonly anchor: string;
   readonly limit?: LimitKey;
+  /** An `earlier` stop: the list state it was shown for (`listKey`), so a later message with the same state stays quiet. */
+  readonly list?: string;
 }
 
 export type Notice =
@@ -210,6 +243,9 @@ export function freshMemory(anchor: string, paused = false): Memory {
     announced: [],
     pending: undefined,
     last: NOTHING,
+    adopted: false,
+    carried: false,
+    queued: false,
   };
 }
 
@@ -233,6 +269,11 @@ export function align(memory: Memory | undefined, branch: BranchFacts, branchSwi
     announced: branch.announced,
     pending: undefined,
     last: sameAnchor ? memory.last : NOTHING,
+    adopted: false,
+    // How a new message arrived is known to the process that saw it come right after the memory's
+    // message: queued while a run went on, or answering its wait. After a branch switch only the branch tells.
+    carried: !branchSwitched && memory !== undefined && !sameAnchor && memory.anchor === branch.earlier?.before && (memory.queued || memory.waiting !== undefined),
+    queued: false,
   };
 }
 
@@ -279,6 +320,7 @@ export function stopKind(reason: Reason): StopKind | undefined {
     case "out-of-reach":
     case "out-of-date":
     case "outcome":
+    case "earlier":
       return reason.kind;
     case "waiting":
       return reason.asked ? "question" : "waiting";
@@ -332,13 +374,56 @@ function markerFor(memory: Memory, list: Extract<ListState, { kind: "list" }>, l
   };
 }
 
+/** Whether the list belongs to an earlier message and this one has not taken it up (SPEC §4.15). */
+export function holdsEarlier(mode: EarlierMode, facts: Pick<EarlierFacts, "open" | "carried" | "adopted">): boolean {
+  return mode === "ask" && facts.open && !facts.carried && !facts.adopted;
+}
+
+/** The earlier-message facts in force: the branch's, plus what this process saw (a consent, how the message arrived). */
+export function earlierFacts(memory: Memory, branch: BranchFacts): EarlierFacts {
+  const facts = branch.earlier ?? NO_EARLIER;
+  return { ...facts, carried: facts.carried || memory.carried, adopted: facts.adopted || memory.adopted };
+}
+
+/** A key for a list state, kept in an `earlier` stop record: a short hash of its signature (FNV-1a). */
+export function listKey(list: ListState): string {
+  const text = list.kind === "list" ? list.signature : list.kind === "out-of-date" ? `out-of-date:${list.why}:${list.open}` : list.kind;
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
+}
+
+/**
+ * A settle under a message that has not taken up the open tasks of an earlier one (SPEC §4.15): after
+ * pause, wait and the question, before out of date, out of reach and the limits. A queued message or
+ * another extension's continuation still goes first (the run goes on anyway). The stop is shown once per
+ * list state: a later message with the same untouched list is held quietly.
+ */
+function earlierHold(memory: Memory, input: DecideInput, open: number): Decision | undefined {
+  const { list } = input;
+  if (open === 0 || (list.kind !== "list" && list.kind !== "out-of-date")) return undefined;
+  if (!holdsEarlier(input.earlierTasks, earlierFacts(memory, input.branch))) return undefined;
+  if (input.pendingMessages) return noop({ ...memory, last: { kind: "queued" } });
+  if (input.otherContinued) return noop({ ...memory, last: { kind: "other-extension" } });
+  if (input.stopOnQuestion && input.turn.question !== undefined) {
+    const waiting: Wait = { reason: input.turn.question, asked: true };
+    return stopWith({ ...memory, waiting }, { kind: "waiting", ...waiting }, open, "warning");
+  }
+  const reason: Reason = { kind: "earlier", open, list: listKey(list) };
+  if (input.branch.earlier?.shown === reason.list) return noop({ ...memory, last: reason });
+  return stopWith(memory, reason, open, "info");
+}
+
 /** The turn_end decision (SPEC §4, items 3–12). The kill switch is checked before this is called. */
 export function decide(input: DecideInput): Decision {
   const { turn, list, limits } = input;
   const open = openOf(list);
   let memory = align(input.memory, input.branch, input.branchSwitched);
   // Every turn replaces the stop the run would end with: a later turn means the run went on.
-  memory = { ...memory, pending: undefined, hadWork: memory.hadWork || open > 0 };
+  memory = { ...memory, pending: undefined, hadWork: memory.hadWork || open > 0, queued: input.pendingMessages };
 
   if (turn.toolResults > 0) {
     memory = { ...memory, settleRun: 0 };
@@ -357,6 +442,8 @@ export function decide(input: DecideInput): Decision {
   if (memory.paused) return noop({ ...memory, last: { kind: "paused" } });
   if (memory.waiting !== undefined) return stopWith(memory, { kind: "waiting", ...memory.waiting }, open, "warning");
   if (list.kind === "planning") return noop({ ...memory, last: { kind: "planning" } });
+  const earlier = earlierHold(memory, input, open);
+  if (earlier) return earlier;
   if (list.kind === "none") return stopWith(memory, { kind: "no-list", why: list.why }, 0, "warning");
   if (list.kind === "out-of-date") return stopWith(memory, { kind: "out-of-date", why: list.why }, open, "warning");
   if (list.open === 0) return stopWith(memory, { kind: "clear" }, 0, "info");
@@ -429,6 +516,7 @@ export function settle(memory: Memory, transcriptShown: boolean, describe: (reas
     open: stop.open,
     anchor: memory.anchor,
     ...(limit ? { limit } : {}),
+    ...(stop.reason.kind === "earlier" ? { list: stop.reason.list } : {}),
   };
   const silent = transcriptShown || kind === "waiting";
   return {
@@ -498,9 +586,9 @@ export function applyCommand(memory: Memory, command: Command, facts: CommandFac
     case "pause":
       return done({ ...memory, paused: true, pending: undefined }, { kind: "paused" });
     case "resume":
-      return done(liftWait({ ...memory, paused: false }), { kind: "resumed" });
+      return done(liftWait({ ...memory, paused: false, adopted: true }), { kind: "resumed" });
     case "reset":
-      return done({ ...freshMemory(memory.anchor, memory.paused), hadWork: memory.hadWork }, { kind: "reset" });
+      return done({ ...freshMemory(memory.anchor, memory.paused), hadWork: memory.hadWork, adopted: memory.adopted, carried: memory.carried }, { kind: "reset" });
     case "continue": {
       if (facts.killSwitch) return { memory, reply: { kind: "cannot-continue", why: "kill-switch" }, record: false, marker: undefined };
       const { list } = facts;
@@ -508,7 +596,7 @@ export function applyCommand(memory: Memory, command: Command, facts: CommandFac
       if (list.kind !== "list" || list.open === 0) {
         return { memory, reply: { kind: "cannot-continue", why: "nothing-open" }, record: false, marker: undefined };
       }
-      const lifted: Memory = liftWait({ ...memory, paused: false, pending: undefined });
+      const lifted: Memory = liftWait({ ...memory, paused: false, pending: undefined, adopted: true });
       if (!facts.idle) return done(lifted, { kind: "requested", started: false });
       const next: Memory = { ...lifted, round: memory.round + 1, hadWork: true, announced: [] };
       return done(next, { kind: "requested", started: true }, true, markerFor(next, list, facts.limits, false));

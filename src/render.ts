@@ -28,6 +28,8 @@ export function registerRenderers(pi: PiLike, transcript: () => boolean): void {
     if (!transcriptOn(transcript)) return undefined;
     const stop = stopView(entry.data);
     if (stop.clear) return line(PAD, [["accent", STOP_MARK], ["dim", ` ${stopLine(stop.reason)}`]], theme);
+    // Tasks from an earlier message: a note, not a warning (SPEC §4.15).
+    if (stop.earlier) return line(PAD, [["dim", `${STOP_MARK} ${stopLine(stop.reason)}`]], theme);
     return line(PAD, [["warning", `${STOP_MARK} ${stopLine(stop.reason)}`]], theme);
   });
 }
@@ -59,12 +61,12 @@ export function continuationView(details: unknown): ContinuationView {
 }
 
 /** A stop record's reason, sanitised (session files can be edited), and whether it is the clear-list stop. */
-export function stopView(data: unknown): { reason: string; clear: boolean } {
+export function stopView(data: unknown): { reason: string; clear: boolean; earlier: boolean } {
   const record = isRecord(data) ? data : {};
   const reason = sanitize(record.reason, MAX_REASON);
   // 0.1 records have no kind: the clear stop is known by its wording.
   const clear = record.kind === undefined ? reason === "stopped: list is clear" : record.kind === "clear";
-  return { reason, clear };
+  return { reason, clear, earlier: record.kind === "earlier" };
 }
 
 type Span = readonly [ThemeColorLike, string];

@@ -80,6 +80,13 @@ export function branchFacts(snapshot: Snapshot): BranchFacts {
     paused: snapshot.paused,
     hadWork: snapshot.hadWork,
     announced: snapshot.announced,
+    earlier: {
+      open: snapshot.earlierOpen,
+      carried: snapshot.earlierCarried,
+      adopted: snapshot.earlierAdopted,
+      shown: snapshot.earlierShown,
+      before: snapshot.previousAnchor === "" ? undefined : snapshot.previousAnchor,
+    },
   };
 }
 
@@ -137,7 +144,9 @@ export function createRuntime(pi: PiLike): Runtime {
     if (!found) return snapshot;
     if (found.list === "unreadable") return { ...snapshot, outOfDate: "unreadable" };
     const open = found.list.tasks.some((task) => task.open);
-    return { ...snapshot, list: found.list, hadWork: snapshot.hadWork || open };
+    // The file does not say when its tasks were written; one created under this message took a call of
+    // its tool, which adopts it (SPEC §4.15), so open tasks count as an earlier message's.
+    return { ...snapshot, list: found.list, hadWork: snapshot.hadWork || open, earlierOpen: snapshot.anchor !== "" && open };
   }
 
   function gather(ctx: ContextLike): Facts {

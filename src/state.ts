@@ -59,7 +59,24 @@ export interface Snapshot {
   readonly unreadTodoResults: boolean;
   /** Number of entries on the branch. */
   readonly length: number;
+  /** Tasks were open when the anchor's message arrived: the list is an earlier message's (SPEC §4.15). */
+  readonly earlierOpen: boolean;
+  /** The anchor carried the list over: it answered a wait, or directly follows a tool result or a marker. */
+  readonly earlierCarried: boolean;
+  /** Under the anchor the list's own tool was called, its state changed, a marker, or a `continue`/`resume`. */
+  readonly earlierAdopted: boolean;
+  /** The list state (`listKey`) the newest `earlier` stop was recorded for, until the list is touched or a marker follows. */
+  readonly earlierShown: string | undefined;
+  /** The anchor of the human message before the newest one ("" when there is none). */
+  readonly previousAnchor: string;
+  /** Signature of the list when the anchor's message arrived. */
+  readonly anchorSignature: string | undefined;
+  /** What the newest message-like entry (a message or a custom message) was: the anchor's predecessor when it arrives. */
+  readonly previous: PreviousEntry | undefined;
 }
+
+/** The kind of message-like entry a human message can follow; only a tool result or a marker carries the list over. */
+export type PreviousEntry = "tool-result" | "marker" | "other";
 
 export const EMPTY_SNAPSHOT: Snapshot = {
   list: undefined,
@@ -81,6 +98,13 @@ export const EMPTY_SNAPSHOT: Snapshot = {
   todoToolUsed: false,
   unreadTodoResults: false,
   length: 0,
+  earlierOpen: false,
+  earlierCarried: false,
+  earlierAdopted: false,
+  earlierShown: undefined,
+  previousAnchor: "",
+  anchorSignature: undefined,
+  previous: undefined,
 };
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -147,7 +171,7 @@ function blockReason(message: UnknownRecord): string | undefined {
   return details.reason;
 }
 
-const STOP_KINDS: ReadonlySet<string> = new Set<StopKind>(["clear", "no-list", "limit", "idle", "waiting", "question", "out-of-reach", "out-of-date", "outcome"]);
+const STOP_KINDS: ReadonlySet<string> = new Set<StopKind>(["clear", "no-list", "limit", "idle", "stuck", "repeat", "waiting", "question", "out-of-reach", "out-of-date", "outcome", "earlier", "verify-failed", "verify-error"]);
 
 /** Records written before stop kinds existed are known by their reason's wording. */
 const LEGACY_STOPS: readonly (readonly [RegExp, StopKind, string?])[] = [
@@ -178,6 +202,11 @@ function readStop(data: unknown): { key: string; question: string | undefined } 
   return { key: stopKey(kind, limit), question: kind === "question" ? (asked?.[1] ?? data.reason) : undefined };
 }
 
+/** The list state an `earlier` stop record was shown for. */
+function earlierShownBy(data: unknown): string | undefined {
+  return isRecord(data) && data.kind === "earlier" && typeof data.list === "string" ? data.list : undefined;
+}
+
 function controlAction(entry: SessionEntryLike): ControlAction | undefined {
   if (entry.type !== "custom" || entry.customType !== CONTROL_TYPE || !isRecord(entry.data)) return undefined;
   const { action } = entry.data;
@@ -199,6 +228,13 @@ function madeThroughCodemode(message: UnknownRecord, list: TodoList | undefined)
 const RESULT_TOOL_NAMES: ReadonlySet<string> = new Set(SOURCES.filter((source) => source.resultsCarryList).flatMap((source) => source.toolNames));
 
 function onHumanMessage(state: Mutable<Snapshot>, entry: SessionEntryLike, index: number): void {
+  // How the message arrived, before the previous message's state is dropped (SPEC §4.15).
+  state.earlierOpen = openCount(state.list) > 0;
+  state.earlierCarried = state.waiting !== undefined || state.previous === "tool-result" || state.previous === "marker";
+  state.earlierAdopted = false;
+  state.anchorSignature = state.list ? signature(state.list) : undefined;
+  state.previous = "other";
+  state.previousAnchor = state.anchor;
   state.anchor = typeof entry.id === "string" && entry.id !== "" ? entry.id : `#${index}`;
   state.anchorTime = timeOf(entry);
   state.replyTime = undefined;
@@ -213,8 +249,34 @@ function onHumanMessage(state: Mutable<Snapshot>, entry: SessionEntryLike, index
   state.hadWork = openCount(state.list) > 0;
 }
 
+/** Tool names of the list's own tool: its source's, or any todo tool's while no list is on the branch. */
+function listToolNames(list: TodoList | undefined): ReadonlySet<string> | readonly string[] {
+  return list ? (sourceOf(list.source)?.toolNames ?? []) : TODO_TOOL_NAMES;
+}
+
+function hasName(names: ReadonlySet<string> | readonly string[], name: string): boolean {
+  return names instanceof Set ? names.has(name) : (names as readonly string[]).includes(name);
+}
+
+/** Whether a tool result is a call of the list's own tool, directly or from a codemode script (a read counts). */
+function callsListTool(message: UnknownRecord, list: TodoList | undefined): boolean {
+  const names = listToolNames(list);
+  if (typeof message.toolName === "string" && hasName(names, message.toolName)) return true;
+  const nested = message.nestedCalls;
+  if (!isRecord(nested) || !Array.isArray(nested.calls)) return false;
+  return nested.calls.some((call) => isRecord(call) && typeof call.name === "string" && hasName(names, call.name));
+}
+
+/** The agent touched the list: it is this message's, and a later earlier-message stop is news again. */
+function touched(state: Mutable<Snapshot>): void {
+  state.earlierAdopted = true;
+  state.earlierShown = undefined;
+}
+
 function onToolResult(state: Mutable<Snapshot>, entry: SessionEntryLike, message: UnknownRecord): void {
   state.idle = 0;
+  state.previous = "tool-result";
+  if (callsListTool(message, state.list)) touched(state);
   const reason = blockReason(message);
   if (reason !== undefined) state.waiting = { reason, asked: false };
   if (madeThroughCodemode(message, state.list)) state.outOfDate = "codemode";
@@ -246,9 +308,13 @@ function onMarker(state: Mutable<Snapshot>, entry: SessionEntryLike): void {
   state.waiting = undefined;
   state.announced = [];
   state.hadWork = true;
+  state.previous = "marker";
+  touched(state);
 }
 
 function onControl(state: Mutable<Snapshot>, action: ControlAction): void {
+  // `continue` and `resume` adopt the list for the rest of the message (SPEC §4.15).
+  if (action === "resume" || action === "continue") state.earlierAdopted = true;
   if (action === "pause") {
     state.paused = true;
     return;
@@ -274,6 +340,7 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
   const message = messageOf(entry);
   if (message) {
     if (message.role === "user") return onHumanMessage(state, entry, index);
+    if (message.role !== "toolResult") state.previous = "other";
     if (message.role === "assistant") {
       const spent = usageOf(message);
       state.tokens += spent.tokens;
@@ -281,7 +348,11 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
       state.replyTime = timeOf(entry) ?? state.replyTime;
       state.listAtLastReply = state.list;
       const apply = state.list && !state.outOfDate ? sourceOf(state.list.source)?.applyReply : undefined;
-      if (apply && state.list) state.list = apply(state.list, replyWithThinking(message));
+      if (apply && state.list) {
+        const before = state.list;
+        state.list = apply(state.list, replyWithThinking(message));
+        if (state.list !== before && signature(state.list) !== signature(before)) touched(state);
+      }
       return;
     }
     if (message.role === "toolResult") onToolResult(state, entry, message);
@@ -290,14 +361,21 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
   } else if (entry.type === "custom" && entry.customType === STOP_TYPE) {
     const stop = readStop(entry.data);
     if (stop && !state.announced.includes(stop.key)) state.announced = [...state.announced, stop.key];
+    const shown = earlierShownBy(entry.data);
+    if (shown !== undefined) state.earlierShown = shown;
     if (stop?.question !== undefined) state.waiting = { reason: stop.question, asked: true };
     return;
   } else if (entry.type === "custom") {
     const action = controlAction(entry);
     if (action) return onControl(state, action);
   }
+  if (entry.type === "custom_message") state.previous = "other";
   const list = readList(entry);
   if (list) {
+    // A readable change of the list under the message adopts it; any state written ends the quiet
+    // spell of an earlier-message stop (a full read starts at such an entry, so both reads agree).
+    if (state.anchor !== "" && signature(list) !== state.anchorSignature) state.earlierAdopted = true;
+    state.earlierShown = undefined;
     state.list = list;
     state.outOfDate = undefined;
     if (openCount(list) > 0) state.hadWork = true;
@@ -333,14 +411,21 @@ export function readSnapshot(branch: readonly unknown[]): Snapshot {
   if (!Array.isArray(branch)) return EMPTY_SNAPSHOT;
   let start = 0;
   let anchorFound = false;
+  let listAt = -1;
+  let previousHuman = -1;
   for (let index = branch.length - 1; index >= 0; index--) {
     const entry = branch[index];
-    if (!anchorFound && isHumanMessage(entry)) anchorFound = true;
-    else if (anchorFound && readList(entry)) {
-      start = index;
-      break;
+    if (!anchorFound) {
+      anchorFound = isHumanMessage(entry);
+      continue;
     }
+    if (listAt < 0 && readList(entry)) listAt = index;
+    if (previousHuman < 0 && isHumanMessage(entry)) previousHuman = index;
+    // From the previous human message on, too: how the anchor arrived (a wait it answers) is read there.
+    if (listAt >= 0 && previousHuman >= 0) break;
   }
+  // With no earlier human message, everything before the anchor is read (it is what the anchor follows).
+  if (listAt >= 0 && previousHuman >= 0) start = Math.min(listAt, previousHuman);
   const state: Mutable<Snapshot> = { ...EMPTY_SNAPSHOT, paused: pausedOn(branch, start) };
   for (let index = start; index < branch.length; index++) fold(state, branch[index], index);
   state.length = branch.length;

@@ -109,6 +109,8 @@ export function describeReason(reason: Reason): string {
       return "not continuing: a queued message runs next";
     case "other-extension":
       return "not continuing: another extension already continued this turn";
+    case "earlier":
+      return `not continuing: ${plural(reason.open, "task is", "tasks are")} open from an earlier message — /todoloop continue to go on with them`;
     default:
       return assertNever(reason);
   }
@@ -209,6 +211,7 @@ function mode(view: StatusView): string {
   if (view.killSwitch) return `DISABLED (kill switch ${view.killSwitch})`;
   if (view.memory.paused) return "PAUSED";
   if (view.memory.waiting !== undefined) return "waiting";
+  if (view.memory.last.kind === "earlier") return "holding (the open tasks are from an earlier message)";
   if (STOP_KINDS.has(view.memory.last.kind)) return "stopped";
   return "active";
 }

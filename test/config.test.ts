@@ -41,6 +41,7 @@ test("parseConfig: nothing to parse means the defaults (limits off, three idle r
     notify: "needs-you",
     notifyCommand: null,
     exitCode: null,
+    earlierTasks: "ask",
   });
 });
 
@@ -294,7 +295,7 @@ test("parseConfig: a long string value is quoted in the problem by its first 20 
 });
 
 test("parseConfig: an unknown key's problem lists every known key, and quotes the key by its first 40 characters", () => {
-  const known = "maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, stopOnQuestion, transcript, notify, notifyCommand, exitCode";
+  const known = "maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, stopOnQuestion, transcript, notify, notifyCommand, exitCode, earlierTasks";
   assert.deepEqual(parseConfig({ maxround: 3 }).problems, [`unknown key "maxround" ignored (known: ${known})`]);
   const key = `${"k".repeat(40)}${"z".repeat(10)}`;
   assert.deepEqual(parseConfig({ [key]: 1 }).problems, [`unknown key "${"k".repeat(40)}" ignored (known: ${known})`]);
@@ -391,4 +392,26 @@ test("loadConfig: the user's file is the only place notifyCommand comes from (a 
   const result = loadConfig(configPath(dir));
   assert.equal(result.config.notifyCommand, null);
   assert.equal(result.config.exitCode, 3);
+});
+test("parseConfig: earlierTasks is \"ask\" (the default) or \"continue\"; every other shape is a problem naming the key and the fallback", () => {
+  assert.equal(parseConfig({}).config.earlierTasks, "ask");
+  assert.deepEqual(parseConfig({ earlierTasks: "ask" }), { config: { ...DEFAULT_CONFIG, earlierTasks: "ask" }, problems: [] });
+  assert.deepEqual(parseConfig({ earlierTasks: "continue" }), { config: { ...DEFAULT_CONFIG, earlierTasks: "continue" }, problems: [] });
+  const bad: Array<[unknown, string]> = [
+    ["Continue", 'the string "Continue"'],
+    ["yes", 'the string "yes"'],
+    ["", 'the string ""'],
+    [true, "true"],
+    [false, "false"],
+    [null, "null"],
+    [1, "1"],
+    [["continue"], "an array"],
+    [{ mode: "continue" }, "an object"],
+  ];
+  for (const [value, shown] of bad) {
+    const result = parseConfig({ earlierTasks: value, maxRounds: 4 });
+    assert.equal(result.config.earlierTasks, "ask", JSON.stringify(value));
+    assert.equal(result.config.maxRounds, 4, "other keys still apply");
+    assert.deepEqual(result.problems, [`earlierTasks must be "ask" or "continue" (got ${shown}); using "ask"`]);
+  }
 });

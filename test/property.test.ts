@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import todoLoop from "../src/index.ts";
-import { align, applyBlock, applyCommand, decide, filterMarkers, freshMemory, NOTHING, settle } from "../src/loop.ts";
+import { align, applyBlock, applyCommand, decide, filterMarkers, freshMemory, listKey, NO_EARLIER, NOTHING, settle } from "../src/loop.ts";
 import type {
   BranchFacts,
   Command,
@@ -32,6 +32,7 @@ import type {
   ToolFacts,
   TurnFacts,
   Wait,
+  EarlierFacts,
 } from "../src/loop.ts";
 import type { Limits } from "../src/config.ts";
 import type { CallKind, SourceId } from "../src/sources/index.ts";
@@ -128,6 +129,9 @@ function genMemory(rng: Random, anchor: string): Memory {
     announced: genAnnounced(rng),
     pending: genPending(rng),
     last: NOTHING,
+    adopted: rng.chance(0.3),
+    carried: rng.chance(0.2),
+    queued: rng.chance(0.1),
   };
 }
 
@@ -142,6 +146,17 @@ function genBranch(rng: Random, anchor: string): BranchFacts {
     paused: rng.chance(0.15),
     hadWork: rng.chance(0.5),
     announced: genAnnounced(rng),
+    earlier: genEarlier(rng),
+  };
+}
+
+function genEarlier(rng: Random): EarlierFacts {
+  return {
+    open: rng.chance(0.5),
+    carried: rng.chance(0.3),
+    adopted: rng.chance(0.4),
+    shown: rng.chance(0.2) ? listKey({ kind: "list", open: 2, total: 3, signature: rng.pick(SIGNATURES), source: "rpiv-todo", tool: "todo" }) : undefined,
+    before: rng.chance(0.3) ? "old" : rng.chance(0.5) ? rng.pick(ANCHORS) : undefined,
   };
 }
 
@@ -219,6 +234,7 @@ function genInput(rng: Random, overrides: Partial<DecideInput> = {}): DecideInpu
     stopOnQuestion: rng.chance(0.8),
     spend: genSpend(rng),
     tools: genTools(rng),
+    earlierTasks: rng.chance(0.7) ? "ask" : "continue",
     ...overrides,
   };
 }
@@ -232,6 +248,23 @@ function effective(input: DecideInput): Pick<Memory, "round" | "paused" | "waiti
 
 function run(input: DecideInput): Decision {
   return decide(input);
+}
+
+/**
+ * Whether the open tasks are an earlier message's and this one has not taken them up (SPEC §4.15),
+ * written out: with "ask", open tasks as the message arrived, and neither carried over (the branch says
+ * so, or this process saw the message queued or answering a wait) nor adopted (the branch: a call of the
+ * list's tool, a change, a continue/resume, a marker; this process: the person's continue/resume).
+ */
+function heldByEarlier(input: DecideInput): boolean {
+  const { memory, branch } = input;
+  if (input.earlierTasks !== "ask" || !branch.earlier.open) return false;
+  const sameAnchor = memory !== undefined && memory.anchor === branch.anchor;
+  const kept = sameAnchor && !input.branchSwitched;
+  const sawArrive = !input.branchSwitched && memory !== undefined && !sameAnchor && memory.anchor === branch.earlier.before && (memory.queued || memory.waiting !== undefined);
+  const carried = branch.earlier.carried || (kept ? memory.carried : sawArrive);
+  const adopted = branch.earlier.adopted || (kept && memory.adopted);
+  return !carried && !adopted;
 }
 
 function ended(memory: Memory, transcriptShown: boolean): Settled {
@@ -256,7 +289,7 @@ test(`decide() continues exactly on a completed settle with open tasks in reach,
     const asked = input.stopOnQuestion && turn.question !== undefined;
     const expected = turn.toolResults === 0 && turn.outcome === "completed" && !now.paused && now.waiting === undefined
       && list.kind === "list" && list.open > 0 && reachable(list.tool, input.tools)
-      && !input.pendingMessages && !input.otherContinued && !asked && !atLimit;
+      && !input.pendingMessages && !input.otherContinued && !asked && !atLimit && !heldByEarlier(input);
     const decision = run(input);
     assert.equal(decision.continue, expected, "continue");
     if (decision.continue) {
@@ -350,7 +383,13 @@ test(`decide(): a new human message takes everything from the branch: the decisi
     },
     (input) => {
       const decision = run(input);
-      assert.deepEqual(decision, run({ ...input, memory: undefined }), "nothing of the old message's memory carries over");
+      // Only how the new message arrived, which this process saw: queued while a run went on, or
+      // answering the old message's wait (SPEC §4.15). The branch then says it carried the list over.
+      const old = input.memory;
+      const sawArrive = !input.branchSwitched && old !== undefined && old.anchor === input.branch.earlier.before && (old.queued || old.waiting !== undefined);
+      const branchSays = { ...input.branch, earlier: { ...input.branch.earlier, carried: input.branch.earlier.carried || sawArrive } };
+      const fresh = run({ ...input, memory: undefined, branch: branchSays });
+      assert.deepEqual({ ...decision, memory: { ...decision.memory, carried: false } }, { ...fresh, memory: { ...fresh.memory, carried: false } }, "nothing else of the old message's memory carries over");
       const next = decision.memory;
       assert.equal(next.anchor, "new");
       assert.equal(next.round, input.branch.round + (decision.continue ? 1 : 0), "rounds count from the branch under the new message");
@@ -402,7 +441,8 @@ test(`decide(): a tool turn never spends a round, never continues and never adds
 // ---- decide() and settle() over sequences, against a model of the branch --------------------------------------
 
 type Step =
-  | { readonly kind: "human" }
+  /** `follows`: the message came while a run was going (it directly follows a tool result or a marker). */
+  | { readonly kind: "human"; readonly follows: boolean }
   | { readonly kind: "reload" }
   | { readonly kind: "switch" }
   | { readonly kind: "command"; readonly command: Command; readonly idle: boolean; readonly killSwitch: boolean }
@@ -424,6 +464,7 @@ type Step =
 interface Sequence {
   readonly limits: Limits;
   readonly stopOnQuestion: boolean;
+  readonly earlierTasks: "ask" | "continue";
   readonly steps: readonly Step[];
 }
 
@@ -434,7 +475,7 @@ function genSequence(rng: Random): Sequence {
   const reachableTools: ToolFacts = { active: [...TOOLS, "read"], registered: TOOLS.map((name) => ({ name, exposure: "direct" })) };
   for (let index = rng.int(1, 60); index > 0; index--) {
     const roll = rng.next();
-    if (roll < 0.05) steps.push({ kind: "human" });
+    if (roll < 0.05) steps.push({ kind: "human", follows: rng.chance(0.3) });
     else if (roll < 0.09) steps.push({ kind: "reload" });
     else if (roll < 0.1) steps.push({ kind: "switch" });
     else if (roll < 0.15) steps.push({ kind: "command", command: rng.pick(COMMAND_WORDS), idle: rng.chance(0.7), killSwitch: rng.chance(0.05) });
@@ -462,7 +503,7 @@ function genSequence(rng: Random): Sequence {
     maxMinutes: rng.chance(0.8) ? null : rng.int(5, 60),
     maxIdleReplies: rng.chance(0.2) ? null : rng.int(1, 5),
   };
-  return { limits, stopOnQuestion: rng.chance(0.8), steps };
+  return { limits, stopOnQuestion: rng.chance(0.8), earlierTasks: rng.chance(0.6) ? "ask" : "continue", steps };
 }
 
 /** What happened at one step of a sequence, for the properties to check. */
@@ -470,6 +511,7 @@ type Event =
   | { readonly kind: "human"; readonly anchor: string }
   | { readonly kind: "decided"; readonly input: DecideInput; readonly decision: Decision }
   | { readonly kind: "settled"; readonly settled: Settled }
+  | { readonly kind: "blocked"; readonly accepted: boolean }
   | { readonly kind: "command"; readonly command: Command; readonly recorded: boolean; readonly marker: MarkerDraft | undefined };
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -481,14 +523,17 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
  * switched one. Every step is reported to `observe`.
  */
 function simulate(sequence: Sequence, observe: (event: Event) => void): void {
-  const { limits, stopOnQuestion } = sequence;
+  const { limits, stopOnQuestion, earlierTasks } = sequence;
   let anchorNumber = 1;
   let paused = false;
   let memory: Memory | undefined;
   let switched = false;
   let list: ListState = { kind: "list", open: 2, total: 3, signature: "s1", source: "rpiv-todo", tool: "todo" };
   let spend = { tokens: 0, cost: 0, minutes: 0 };
-  const fresh = (anchor: string): Mutable<BranchFacts> => ({
+  const openNow = (): boolean => (list.kind === "list" || list.kind === "out-of-date") && list.open > 0;
+  // The earlier-message facts the reader gathers (SPEC §4.15): open tasks as the message arrived, whether
+  // it carried the list over (a wait it answers, or sent while a run was going), and the list's state then.
+  const fresh = (anchor: string, earlier: EarlierFacts): Mutable<BranchFacts> => ({
     anchor,
     round: 0,
     idle: 0,
@@ -496,10 +541,16 @@ function simulate(sequence: Sequence, observe: (event: Event) => void): void {
     signature: undefined,
     waiting: undefined,
     paused,
-    hadWork: list.kind === "list" && list.open > 0,
+    hadWork: openNow(),
     announced: [],
+    earlier,
   });
-  let branch = fresh("u1");
+  // The first message is the one that made the list.
+  let branch = fresh("u1", NO_EARLIER);
+  let arrivalSignature = list.kind === "list" ? list.signature : undefined;
+  const touch = () => {
+    branch = { ...branch, earlier: { ...branch.earlier, adopted: true, shown: undefined } };
+  };
   const facts = (): BranchFacts => ({ ...branch, paused });
   const aligned = (): Memory => {
     const result = align(memory, facts(), switched);
@@ -508,13 +559,16 @@ function simulate(sequence: Sequence, observe: (event: Event) => void): void {
   };
   const onMarker = (marker: MarkerDraft) => {
     branch = { ...branch, round: marker.round, idle: marker.idle, stale: marker.stale, signature: list.kind === "list" ? list.signature : undefined, waiting: undefined, announced: [], hadWork: true };
+    touch();
   };
 
   for (const step of sequence.steps) {
     switch (step.kind) {
       case "human": {
         anchorNumber += 1;
-        branch = fresh(`u${anchorNumber}`);
+        const carried = step.follows || branch.waiting !== undefined;
+        branch = fresh(`u${anchorNumber}`, { open: openNow(), carried, adopted: false, shown: branch.earlier.shown, before: branch.anchor });
+        arrivalSignature = list.kind === "list" ? list.signature : undefined;
         spend = { tokens: 0, cost: 0, minutes: 0 };
         observe({ kind: "human", anchor: branch.anchor });
         break;
@@ -529,6 +583,7 @@ function simulate(sequence: Sequence, observe: (event: Event) => void): void {
         const blocked = applyBlock(aligned(), step.reason);
         memory = blocked.memory;
         if (blocked.accepted) branch = { ...branch, waiting: { reason: step.reason, asked: false } };
+        observe({ kind: "blocked", accepted: blocked.accepted });
         break;
       }
       case "command": {
@@ -538,7 +593,8 @@ function simulate(sequence: Sequence, observe: (event: Event) => void): void {
           if (step.command === "pause") paused = true;
           if (step.command === "resume" || step.command === "continue") {
             paused = false;
-            branch = { ...branch, waiting: undefined };
+            // The reader drops the wait and its stop keys (a later wait is a new stop), as onControl does.
+            branch = { ...branch, waiting: undefined, announced: branch.announced.filter((key) => key !== "waiting" && key !== "question"), earlier: { ...branch.earlier, adopted: true } };
           }
           if (step.command === "reset") branch = { ...branch, round: 0, idle: 0, stale: 0, signature: undefined, waiting: undefined, announced: [] };
         }
@@ -547,7 +603,11 @@ function simulate(sequence: Sequence, observe: (event: Event) => void): void {
         break;
       }
       case "turn": {
+        const changed = step.list.kind === "list" && (list.kind !== "list" || step.list.signature !== list.signature);
         list = step.list;
+        // A call of the list's tool (a read counts) or a change of its state: the list is this message's.
+        if ((step.turn.toolResults > 0 && step.turn.calls.length > 0) || (list.kind === "list" && list.signature !== arrivalSignature)) touch();
+        else if (changed) branch = { ...branch, earlier: { ...branch.earlier, shown: undefined } };
         spend = { tokens: spend.tokens + step.tokens, cost: 0, minutes: spend.minutes + step.minutes };
         if (step.turn.toolResults > 0) branch = { ...branch, idle: 0 };
         if (list.kind === "list" && list.open > 0) branch = { ...branch, hadWork: true };
@@ -563,6 +623,7 @@ function simulate(sequence: Sequence, observe: (event: Event) => void): void {
           stopOnQuestion,
           spend,
           tools: step.tools,
+          earlierTasks,
         };
         switched = false;
         const decision = decide(input);
@@ -579,6 +640,7 @@ function simulate(sequence: Sequence, observe: (event: Event) => void): void {
             const key = record.kind === "limit" && record.limit !== undefined ? `limit:${record.limit}` : record.kind;
             branch = { ...branch, announced: [...branch.announced, key] };
             if (record.kind === "question" && memory.waiting) branch = { ...branch, waiting: memory.waiting };
+            if (record.kind === "earlier") branch = { ...branch, earlier: { ...branch.earlier, shown: record.list } };
           }
           observe({ kind: "settled", settled });
         }
@@ -679,6 +741,73 @@ test(
     t.diagnostic(`${count} sequences, ${counts.asked} questions waited on, ${counts.held} later settles held`);
   },
 );
+
+test(`sequences: with earlierTasks "ask", never a continuation under a new message with tasks open from an earlier one before the agent touched the list, the person consented (continue, resume) or the message carried the list over (${CASES} sequences)`, (t) => {
+  const counts = { held: 0, earlier: 0, lines: 0, continued: 0 };
+  const count = forAll("sequence-earlier", CASES, genSequence, (sequence) => {
+    // The oracle, from the steps alone: tasks open as the message arrived, and what has happened since.
+    let open = false;
+    let free = true;
+    let lastList: ListState = { kind: "list", open: 2, total: 3, signature: "s1", source: "rpiv-todo", tool: "todo" };
+    let arrival: string | undefined = "s1";
+    let waitSeen = false;
+    let queuedSeen = false;
+    let shownFor: string | undefined;
+    let index = 0;
+    const steps = sequence.steps;
+    simulate(sequence, (event) => {
+      if (event.kind === "human") {
+        const step = steps.filter((one) => one.kind === "human")[index++];
+        const follows = step?.kind === "human" && step.follows;
+        open = (lastList.kind === "list" || lastList.kind === "out-of-date") && lastList.open > 0;
+        free = sequence.earlierTasks === "continue" || !open || follows || waitSeen || queuedSeen;
+        arrival = lastList.kind === "list" ? lastList.signature : undefined;
+        waitSeen = false;
+        queuedSeen = false;
+        return;
+      }
+      if (event.kind === "command") {
+        if (event.recorded && (event.command === "resume" || event.command === "continue")) free = true;
+        if (event.recorded && event.command !== "pause" && event.command !== "status") waitSeen = false;
+        return;
+      }
+      if (event.kind === "blocked") {
+        if (event.accepted) waitSeen = true;
+        return;
+      }
+      if (event.kind === "settled") {
+        const record = event.settled.record;
+        if (record?.kind === "earlier") {
+          counts.lines += 1;
+          assert.notEqual(record.list, shownFor, "an earlier-message stop is shown once per list state");
+          shownFor = record.list;
+        }
+        if (record?.kind === "question" || record?.kind === "waiting") waitSeen = true;
+        return;
+      }
+      const { input, decision } = event;
+      lastList = input.list;
+      queuedSeen = input.pendingMessages;
+      if (decision.memory.waiting !== undefined) waitSeen = true;
+      const touched = (input.turn.toolResults > 0 && input.turn.calls.length > 0) || (input.list.kind === "list" && input.list.signature !== arrival);
+      if (touched) {
+        free = true;
+        shownFor = undefined;
+      }
+      if (input.list.kind === "list" && input.list.signature !== arrival) shownFor = undefined;
+      if (decision.continue) {
+        counts.continued += 1;
+        assert.ok(free, "a continuation under a new message before the list was taken up, consented to or carried over");
+        shownFor = undefined;
+      } else if (!free && input.turn.toolResults === 0 && input.turn.outcome === "completed") {
+        counts.held += 1;
+      }
+      if (decision.memory.last.kind === "earlier") counts.earlier += 1;
+    });
+  });
+  t.diagnostic(`${count} sequences: ${counts.continued} continuations, ${counts.held} settles held, ${counts.earlier} earlier decisions, ${counts.lines} earlier records`);
+  assert.ok(counts.held > 0 && counts.lines > 0 && counts.continued > 0, "the generator reaches held settles, earlier records and continuations");
+});
 
 test(`sequences: never a continuation when the todo tool is out of reach (${CASES} sequences)`, (t) => {
   let outOfReach = 0;
@@ -797,6 +926,7 @@ function genOddInput(rng: Random): DecideInput {
       paused: rng.chance(0.3),
       hadWork: rng.chance(0.5),
       announced: Array.from({ length: rng.int(0, 4) }, () => oddText(rng)),
+      earlier: { open: rng.chance(0.5), carried: rng.chance(0.3), adopted: rng.chance(0.3), shown: rng.chance(0.3) ? oddText(rng) : undefined, before: rng.chance(0.5) ? anchor : oddText(rng) },
     },
     turn: {
       outcome: rng.pick(OUTCOMES),
@@ -817,6 +947,7 @@ function genOddInput(rng: Random): DecideInput {
       active: Array.from({ length: rng.int(0, 4) }, () => (rng.chance(0.5) ? rng.pick([...TOOLS, "codemode"]) : oddText(rng))),
       registered: Array.from({ length: rng.int(0, 4) }, () => ({ name: rng.chance(0.5) ? rng.pick(TOOLS) : oddText(rng), exposure: rng.chance(0.5) ? rng.pick(EXPOSURES) : oddText(rng) })),
     },
+    earlierTasks: rng.chance(0.5) ? "ask" : "continue",
   };
 }
 

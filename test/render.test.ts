@@ -224,3 +224,8 @@ test("an abort's stop line reads: todo loop stopped: you stopped it (Escape)", (
   const data = stop({ kind: "outcome", reason: "stopped: you stopped it (Escape)", open: 1 });
   assert.equal(only(stopComponent(renderers(), data)), " <warning>■ todo loop stopped: you stopped it (Escape)</warning>");
 });
+
+test("an earlier-message stop is one dim line, a note rather than a warning (SPEC §4.15)", () => {
+  const reason = "not continuing: 2 tasks are open from an earlier message — /todoloop continue to go on with them";
+  assert.equal(only(stopComponent(renderers(), stop({ kind: "earlier", reason, open: 2, list: "0badc0de" }))), ` <dim>■ todo loop ${reason}</dim>`);
+});

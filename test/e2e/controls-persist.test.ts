@@ -146,7 +146,8 @@ test("a reset survives /reload and a restart with -c: the rounds rebuilt from th
 test("a resume survives /reload and a restart with -c: the pause before it no longer holds, and the next message continues", { timeout }, async (t) => {
   const first: ScriptStep[] = [plan, say("Stopping here.")];
   const afterRestart: ScriptStep[] = [say("Stop one."), updateTasks([1, 2]), say("Done.")];
-  await withRestarts(t.signal, { script: first }, async (box, rpc, restart) => {
+  // "Go on" continues the first message's list: 0.2's rule for tasks from an earlier message (§4.15).
+  await withRestarts(t.signal, { script: first, config: { earlierTasks: "continue" } }, async (box, rpc, restart) => {
     await rpc.command("pause");
     await rpc.prompt("Do the work");
     assert.deepEqual(await rpc.command("resume"), [{ message: "todo loop: resumed: the loop goes on when the agent next stops; /todoloop continue starts it now", notifyType: "info" }]);

@@ -82,7 +82,8 @@ test("pi -p: every marker carries { v: 1, round, anchor, open, total, cap, hint,
 
 test("pi --mode json: markers and the stop record are in the session file and on the event stream, once per human message, across a second process on the same session", { timeout: SCENARIO_TIMEOUT_MS }, async () => {
   const firstScript: ScriptStep[] = [plan, say("Stopping here."), { stopReason: "error", errorMessage: "provider fell over" }];
-  const box = sandbox({ script: firstScript, settings: { retry: { enabled: false } } });
+  // "Carry on" continues the first message's list: 0.2's rule for tasks from an earlier message (§4.15).
+  const box = sandbox({ script: firstScript, settings: { retry: { enabled: false } }, config: { earlierTasks: "continue" } });
   try {
     const first = await runPi(box, [...extensionArgs(), ...baseArgs(box), "--mode", "json", "Do the work"]);
     const appended = (run: typeof first, customType: string) =>

@@ -29,7 +29,8 @@ function line(text: string | undefined, pattern: RegExp): void {
 
 test("/todoloop pause stops continuations until /todoloop resume; status shows PAUSED, then active", { timeout }, async (t) => {
   const script: ScriptStep[] = [createTasks("Alpha task", "Beta task"), say("Stopping here."), say("Resumed; stopping."), updateTasks([1, 2]), say("Done.")];
-  await withRpc(t.signal, { script }, async (box, rpc) => {
+  // "Go on" continues the first message's list: 0.2's rule for tasks from an earlier message (§4.15).
+  await withRpc(t.signal, { script, config: { earlierTasks: "continue" } }, async (box, rpc) => {
     assert.deepEqual(await rpc.command("pause"), [{ message: "todo loop: paused by user", notifyType: "info" }]);
     await rpc.prompt("Do the work");
     assert.deepEqual(markerDetails(sessionEntries(box)), [], "no continuation while paused");
@@ -106,7 +107,8 @@ for (const { where, path } of SWITCHES) {
     ];
     // A long retry delay: the retry is cancelled at once, leaving the marker last on the branch, so the
     // human's next message follows it directly — the case the context hook exists for.
-    await withRpc(t.signal, { script, settings: { retry: { enabled: true, baseDelayMs: 30_000 } } }, async (box, rpc) => {
+    // "Go on" continues the first message's list: 0.2's rule for tasks from an earlier message (§4.15).
+    await withRpc(t.signal, { script, settings: { retry: { enabled: true, baseDelayMs: 30_000 } }, config: { earlierTasks: "continue" } }, async (box, rpc) => {
       const retrying = new Promise<void>((resolve) => rpc.client.onEvent((event) => event.type === "auto_retry_start" && resolve()));
       await rpc.send("Do the work");
       await retrying;

@@ -33,7 +33,8 @@ test("/compact in the middle of a loop: the list survives on the branch and the 
     say("Done."),
   ];
   const settings = { retry: { enabled: false }, compaction: { keepRecentTokens: 1 } };
-  await withRpc(t.signal, { script, settings }, async (box, rpc) => {
+  // "Go on" continues the first message's list: 0.2's rule for tasks from an earlier message (§4.15).
+  await withRpc(t.signal, { script, settings, config: { earlierTasks: "continue" } }, async (box, rpc) => {
     await rpc.send("Do the work");
     await untilRequests(box, 2);
     // A manual compaction while the model is answering: pi aborts the run, then summarises.
@@ -88,7 +89,8 @@ test("after /tree navigation the loop reads the branch it is on: its list, its a
     updateTasks([1]),
     say("Done."),
   ];
-  await withRpc(t.signal, { script, config: { maxRounds: 1 } }, async (box, rpc) => {
+  // "Finish plan A" continues plan A's list: 0.2's rule for tasks from an earlier message (§4.15).
+  await withRpc(t.signal, { script, config: { maxRounds: 1, earlierTasks: "continue" } }, async (box, rpc) => {
     await rpc.prompt("Plan A");
     const branchA = await rpc.getEntries();
     const userA = branchA.find((entry) => entry.message?.role === "user");

@@ -87,7 +87,8 @@ test("0.2 resumes a 0.1 session with -c: the rounds are rebuilt from 0.1 markers
   const leafOf = (next: string | undefined): string | undefined => old.find((entry) => entry.id === next)?.parentId ?? undefined;
   // Three requests for "Carry on", then one for a turn on the second message's branch.
   const script: ScriptStep[] = [say("Back on it; stopping."), updateTasks([1, 2]), say("Done."), say("Stop four.")];
-  const box = sandbox({ script, config: { maxRounds: 1 }, settings: { retry: { enabled: false } } });
+  // "Carry on" continues the 0.1 session's list: 0.2's rule for tasks from an earlier message (§4.15).
+  const box = sandbox({ script, config: { maxRounds: 1, earlierTasks: "continue" }, settings: { retry: { enabled: false } } });
   try {
     writeFileSync(join(box.sessionDir, basename(FIXTURE)), readFileSync(FIXTURE, "utf8").split(FIXTURE_CWD).join(box.cwd));
     const rpc = await startRpc(box, { signal: t.signal, extensions: extensionArgs([SESSION_CONTROL]), args: ["-c"] });
