@@ -36,8 +36,8 @@ test("RPC footer after an idle stop names it, and a new human message shows cont
     say("Stopping here."),
     say("Stopping again."),
     say("Nothing more."),
-    say("On it.", { delayMs: 3000 }),
-    updateTasks([1, 2]),
+    // The new message takes the list up (a todo call), so it is no earlier message's list (SPEC §4.15).
+    { ...updateTasks([1, 2]), delayMs: 3000 },
     say("All done."),
   ];
   await withRpc(t.signal, { script }, async (box, rpc) => {
