@@ -59,6 +59,11 @@ export interface Snapshot {
   readonly unreadTodoResults: boolean;
   /** Number of entries on the branch. */
   readonly length: number;
+  /**
+   * The newest list of each source that holds one, oldest first; `list` is the last of them. A source
+   * that says it holds no list (plan-mode off) leaves this set, uncovering the list before it.
+   */
+  readonly lists: readonly TodoList[];
 }
 
 export const EMPTY_SNAPSHOT: Snapshot = {
@@ -81,6 +86,7 @@ export const EMPTY_SNAPSHOT: Snapshot = {
   todoToolUsed: false,
   unreadTodoResults: false,
   length: 0,
+  lists: [],
 };
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -281,7 +287,7 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
       state.replyTime = timeOf(entry) ?? state.replyTime;
       state.listAtLastReply = state.list;
       const apply = state.list && !state.outOfDate ? sourceOf(state.list.source)?.applyReply : undefined;
-      if (apply && state.list) state.list = apply(state.list, replyWithThinking(message));
+      if (apply && state.list) setCurrent(state, apply(state.list, replyWithThinking(message)));
       return;
     }
     if (message.role === "toolResult") onToolResult(state, entry, message);
@@ -297,8 +303,9 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
     if (action) return onControl(state, action);
   }
   const list = readList(entry);
+  if (list?.none) return onNoList(state, list);
   if (list) {
-    state.list = list;
+    setCurrent(state, list);
     state.outOfDate = undefined;
     if (openCount(list) > 0) state.hadWork = true;
     return;
@@ -312,6 +319,34 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
 }
 
 const STATE_TYPES: ReadonlySet<string> = new Set(SOURCES.flatMap((source) => source.stateTypes));
+
+/** Whether a source can say it holds no list, so that an older list may show again (plan-mode). */
+function saysNoList(list: TodoList): boolean {
+  return sourceOf(list.source)?.saysNoList === true;
+}
+
+/**
+ * `list` becomes its source's newest list and the current one. A list of a source that never says it
+ * holds none is never uncovered again, so nothing older needs keeping below it.
+ */
+function setCurrent(state: Mutable<Snapshot>, list: TodoList): void {
+  const below = saysNoList(list) ? state.lists.filter((held) => held.source !== list.source) : [];
+  state.lists = [...below, list];
+  state.list = list;
+}
+
+/**
+ * A source says it holds no list (plan-mode off): its own list ends, uncovering the newest list another
+ * source holds; another source's current list stays as it is (SPEC 0.3 §9).
+ */
+function onNoList(state: Mutable<Snapshot>, none: TodoList): void {
+  if (!state.lists.some((held) => held.source === none.source)) return;
+  const current = state.list?.source === none.source;
+  state.lists = state.lists.filter((held) => held.source !== none.source);
+  if (!current) return;
+  state.list = state.lists[state.lists.length - 1];
+  state.outOfDate = undefined;
+}
 
 /** Whether the newest pause / resume / continue on the branch is a pause (the pause spans messages). */
 function pausedOn(branch: readonly unknown[], before: number): boolean {
@@ -327,7 +362,9 @@ function pausedOn(branch: readonly unknown[], before: number): boolean {
 
 /**
  * Reads a whole branch (root → leaf). Walks back from the leaf to the anchor and on to the newest list
- * state at or before it, then folds forward from there; the pause comes from the newest control before.
+ * state at or before it of a source that never says it holds no list (nothing older can show through
+ * it; plan-mode's lists can be uncovered, so the walk goes past them), then folds forward from there;
+ * the pause comes from the newest control before.
  */
 export function readSnapshot(branch: readonly unknown[]): Snapshot {
   if (!Array.isArray(branch)) return EMPTY_SNAPSHOT;
@@ -336,9 +373,12 @@ export function readSnapshot(branch: readonly unknown[]): Snapshot {
   for (let index = branch.length - 1; index >= 0; index--) {
     const entry = branch[index];
     if (!anchorFound && isHumanMessage(entry)) anchorFound = true;
-    else if (anchorFound && readList(entry)) {
-      start = index;
-      break;
+    else if (anchorFound) {
+      const list = readList(entry);
+      if (list && !saysNoList(list)) {
+        start = index;
+        break;
+      }
     }
   }
   const state: Mutable<Snapshot> = { ...EMPTY_SNAPSHOT, paused: pausedOn(branch, start) };
