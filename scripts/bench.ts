@@ -24,6 +24,7 @@ import type {
   AgentSettledEventLike,
   CommandOptionsLike,
   SessionStartEventLike,
+  SessionTreeEventLike,
   ContextEventLike,
   ContextLike,
   PiLike,
@@ -342,6 +343,7 @@ function loadExtension(): Loaded {
   function on(event: "context", handler: ContextHandler): void;
   function on(event: "agent_settled", handler: (event: AgentSettledEventLike, ctx: ContextLike) => Promise<void>): void;
   function on(event: "session_start", handler: (event: SessionStartEventLike, ctx: ContextLike) => Promise<void>): void;
+  function on(event: "session_tree", handler: (event: SessionTreeEventLike, ctx: ContextLike) => Promise<void>): void;
   function on(event: string, handler: unknown): void {
     if (event === "turn_end") turnEnd = handler as TurnEndHandler;
     else if (event === "context") context = handler as ContextHandler;

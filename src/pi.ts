@@ -19,6 +19,8 @@ export interface SessionManagerLike {
   getLeafId?(): string | null;
   getEntry?(id: string): unknown;
   getSessionId?(): string;
+  /** Every entry of the session file (all branches), in append order; pi copies the list on each call. */
+  getEntries?(): readonly unknown[];
 }
 
 export interface UiLike {
@@ -121,6 +123,11 @@ export interface SessionStartEventLike {
   readonly reason?: unknown;
 }
 
+/** After `/tree` navigation (pi fires it on both 1.5.2 and 1.6.0); the fields are not read. */
+export interface SessionTreeEventLike {
+  readonly type?: "session_tree";
+}
+
 export interface AgentSettledEventLike {
   readonly type?: "agent_settled";
   readonly aborted?: unknown;
@@ -187,6 +194,7 @@ export interface PiLike {
   on(event: "context", handler: (event: ContextEventLike, ctx: ContextLike) => Promise<{ messages: unknown[] } | undefined>): void;
   on(event: "agent_settled", handler: (event: AgentSettledEventLike, ctx: ContextLike) => Promise<void>): void;
   on(event: "session_start", handler: (event: SessionStartEventLike, ctx: ContextLike) => Promise<void>): void;
+  on(event: "session_tree", handler: (event: SessionTreeEventLike, ctx: ContextLike) => Promise<void>): void;
   registerTool(tool: ToolDefinitionLike): void;
   registerCommand(name: string, options: CommandOptionsLike): void;
   getActiveTools(): readonly string[];

@@ -361,6 +361,16 @@ function pausedOn(branch: readonly unknown[], before: number): boolean {
 }
 
 /**
+ * The session's pause (SPEC 0.3 §7): whether the newest pause / resume / continue record anywhere in the
+ * session file — every branch, in append order — is a pause. The pause belongs to the session, so a
+ * `/tree` move keeps it; a fork copies only its branch, so only that branch's records count there.
+ */
+export function sessionPaused(entries: readonly unknown[]): boolean {
+  if (!Array.isArray(entries)) return false;
+  return pausedOn(entries, entries.length);
+}
+
+/**
  * Reads a whole branch (root → leaf). Walks back from the leaf to the anchor and on to the newest list
  * state at or before it of a source that never says it holds no list (nothing older can show through
  * it; plan-mode's lists can be uncovered, so the walk goes past them), then folds forward from there;

@@ -188,6 +188,14 @@ export function nudgeText(tool: string | undefined, hint: boolean): string {
   return `${lead}${block} The user's latest instruction outranks this reminder.`;
 }
 
+/**
+ * The marker's content for a `/todoloop continue` run on an out-of-date list: read the list with the
+ * todo tool first. A fixed sentence per tool phrase: no task text, no counters.
+ */
+export function rereadNudgeText(tool: string): string {
+  return `Continue with the open tasks on your todo list. The list may have changed in a way this reminder cannot see: first use ${toolPhrase(tool)} to read the list, then update each task as you finish it. The user's latest instruction outranks this reminder.`;
+}
+
 export interface StatusView {
   readonly memory: Memory;
   readonly list: ListState;

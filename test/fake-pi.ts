@@ -22,6 +22,7 @@ import type {
   PiLike,
   SessionManagerLike,
   SessionStartEventLike,
+  SessionTreeEventLike,
   ToolDefinitionLike,
   ToolInfoLike,
   ToolResultValue,
@@ -35,6 +36,7 @@ export type TurnEndHandler = (event: TurnEndEventLike, ctx: ContextLike) => Prom
 export type ContextHandler = (event: ContextEventLike, ctx: ContextLike) => Promise<{ messages: unknown[] } | undefined>;
 export type AgentSettledHandler = (event: AgentSettledEventLike, ctx: ContextLike) => Promise<void>;
 export type SessionStartHandler = (event: SessionStartEventLike, ctx: ContextLike) => Promise<void>;
+export type SessionTreeHandler = (event: SessionTreeEventLike, ctx: ContextLike) => Promise<void>;
 
 /** A registered tool, with `execute` callable on any params (pi validates them against the schema first). */
 export interface RecordedTool extends Omit<ToolDefinitionLike, "execute"> {
@@ -61,6 +63,10 @@ export interface FakeSession<E extends EntryShape = Entry> extends SessionManage
   getSessionId(): string;
   /** How often the reader asked for the whole branch. */
   readonly branchReads: number;
+  /** Every entry of the session (all branches), in append order, as pi's `getEntries()` copies them. */
+  getEntries(): E[];
+  /** How often the extension asked for every entry of the session. */
+  readonly entriesReads: number;
 }
 
 export function createSession<E extends EntryShape = Entry>(entries: readonly E[] = [], sessionId = "session-1"): FakeSession<E> {
@@ -68,6 +74,7 @@ export function createSession<E extends EntryShape = Entry>(entries: readonly E[
   const order: string[] = [];
   let leaf: string | null = null;
   let branchReads = 0;
+  let entriesReads = 0;
 
   function append(...added: E[]): string | null {
     for (const entry of added) {
@@ -108,6 +115,13 @@ export function createSession<E extends EntryShape = Entry>(entries: readonly E[
     getSessionId: () => sessionId,
     get branchReads() {
       return branchReads;
+    },
+    getEntries() {
+      entriesReads += 1;
+      return order.map((id) => byId.get(id) as E);
+    },
+    get entriesReads() {
+      return entriesReads;
     },
   };
 }
@@ -190,6 +204,7 @@ export interface FakePi extends PiLike {
   readonly contextHandlers: ContextHandler[];
   readonly agentSettledHandlers: AgentSettledHandler[];
   readonly sessionStartHandlers: SessionStartHandler[];
+  readonly sessionTreeHandlers: SessionTreeHandler[];
   readonly tools: RecordedTool[];
   readonly commands: Map<string, CommandOptionsLike>;
   /** Every `appendEntry(customType, data)` call, in order. */
@@ -215,6 +230,8 @@ export interface FakePi extends PiLike {
   fireAgentSettled(event: AgentSettledEventLike, ctx: ContextLike): Promise<void>;
   /** Runs every `session_start` handler in order (startup, reload, new, resume, fork). */
   fireSessionStart(event: SessionStartEventLike, ctx: ContextLike): Promise<void>;
+  /** Runs every `session_tree` handler in order (after `/tree` navigation). */
+  fireSessionTree(event: SessionTreeEventLike, ctx: ContextLike): Promise<void>;
   tool(name: string): RecordedTool;
   command(name: string): CommandOptionsLike;
 }
@@ -223,7 +240,8 @@ type OnArgs =
   | [event: "turn_end", handler: TurnEndHandler]
   | [event: "context", handler: ContextHandler]
   | [event: "agent_settled", handler: AgentSettledHandler]
-  | [event: "session_start", handler: SessionStartHandler];
+  | [event: "session_start", handler: SessionStartHandler]
+  | [event: "session_tree", handler: SessionTreeHandler];
 
 export interface FakePiOptions {
   activeTools?: string[];
@@ -238,6 +256,7 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
   const contextHandlers: ContextHandler[] = [];
   const agentSettledHandlers: AgentSettledHandler[] = [];
   const sessionStartHandlers: SessionStartHandler[] = [];
+  const sessionTreeHandlers: SessionTreeHandler[] = [];
   const tools: RecordedTool[] = [];
   const commands = new Map<string, CommandOptionsLike>();
   const appended: AppendedEntry[] = [];
@@ -252,6 +271,7 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
     contextHandlers,
     agentSettledHandlers,
     sessionStartHandlers,
+    sessionTreeHandlers,
     tools,
     commands,
     appended,
@@ -274,6 +294,9 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
           break;
         case "session_start":
           sessionStartHandlers.push(args[1]);
+          break;
+        case "session_tree":
+          sessionTreeHandlers.push(args[1]);
           break;
       }
     },
@@ -345,6 +368,9 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
     },
     async fireSessionStart(event, ctx) {
       for (const handler of sessionStartHandlers) await handler(event, ctx);
+    },
+    async fireSessionTree(event, ctx) {
+      for (const handler of sessionTreeHandlers) await handler(event, ctx);
     },
     tool(name) {
       const found = tools.find((tool) => tool.name === name);
