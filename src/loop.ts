@@ -506,11 +506,13 @@ export function applyCommand(memory: Memory, command: Command, facts: CommandFac
     case "status":
       return { memory, reply: memory.last, record: false, marker: undefined };
     case "pause":
-      return done({ ...memory, paused: true, pending: undefined }, { kind: "paused" });
+      return done({ ...memory, paused: true, pending: undefined, kept: undefined }, { kind: "paused" });
     case "resume":
       return done(liftWait({ ...memory, paused: false }), { kind: "resumed" });
     case "reset":
-      return done({ ...freshMemory(memory.anchor, memory.paused), hadWork: memory.hadWork }, { kind: "reset" });
+      // A kept continue survives a reset, counted from the reset's round 0.
+      const kept = memory.kept === undefined ? {} : { kept: 0 };
+      return done({ ...freshMemory(memory.anchor, memory.paused), hadWork: memory.hadWork, ...kept }, { kind: "reset" });
     case "continue": {
       if (facts.killSwitch) return { memory, reply: { kind: "cannot-continue", why: "kill-switch" }, record: false, marker: undefined };
       const { list } = facts;

@@ -1071,8 +1071,8 @@ test("honourKept: the stop the run ended with is recorded first (settle), then t
 test("honourKept: the consent lapses only for the person's own later word or a loop that already went on: a pause since, an abort, a continuation since", () => {
   const kept = applyCommand(seen({ round: 2 }), "continue", facts({ idle: false })).memory;
   const rest = { list: LIST, limits: NO_LIMITS, killSwitch: false };
-  const paused = applyCommand(kept, "pause", facts()).memory;
-  for (const [name, memory, aborted] of [["paused since", paused, false], ["aborted", kept, true], ["continued since", { ...kept, round: 3 }, false]] as const) {
+  assert.equal(honourKept(applyCommand(kept, "pause", facts()).memory, rest, false), undefined, "a pause since withdraws it");
+  for (const [name, memory, aborted] of [["paused since", { ...kept, paused: true }, false], ["aborted", kept, true], ["continued since", { ...kept, round: 3 }, false]] as const) {
     const result = honourKept(memory, rest, aborted);
     assert.equal(result?.marker, undefined, name);
     assert.equal(result?.memory.kept, undefined, name);
@@ -1089,6 +1089,14 @@ test("honourKept: with nothing open by the time pi settles it says so rather tha
   assert.equal(align(kept, branch({ anchor: "u2" }), false).kept, undefined, "a new human message outranks it");
   assert.equal(align(kept, branch(), true).kept, undefined, "another branch");
   assert.equal(align(kept, branch(), false).kept, 2, "kept within the run");
+});
+
+test("applyCommand: a pause after a kept continue withdraws it; a reset keeps it, counted from the reset", () => {
+  const kept = applyCommand(seen({ round: 2 }), "continue", facts({ idle: false })).memory;
+  assert.equal(applyCommand(kept, "pause", facts()).memory.kept, undefined);
+  const reset = applyCommand(kept, "reset", facts()).memory;
+  assert.equal(reset.kept, 0);
+  assert.equal(honourKept(reset, { list: LIST, limits: NO_LIMITS, killSwitch: false }, false)?.marker?.round, 1);
 });
 
 test("decide: a continuation after a kept consent uses it up (the loop went on), so pi's settle adds no second marker", () => {
