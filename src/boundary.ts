@@ -1,7 +1,8 @@
 /**
  * The run boundaries: `turn_end` gathers the facts and applies `decide()` (a marker and `continue:
  * true`, or nothing); `agent_settled` applies `settle()` (the stop record and its announcement, once the
- * run really ended); `session_start` shows the footer; `context` applies `filterMarkers()`.
+ * run really ended); `session_start` and `session_tree` read the session's pause and show the footer;
+ * `context` applies `filterMarkers()`.
  */
 import { killSwitch, loadConfig, configPath } from "./config.ts";
 import { decide, filterMarkers, freshMemory, settle } from "./loop.ts";
@@ -92,10 +93,21 @@ export function registerBoundaries(runtime: Runtime): void {
 
   function onSessionStart(ctx: ContextLike): void {
     if (!killSwitch(ctx.cwd)) runtime.reach.problems(ctx, configPath(), loadConfig(configPath()).problems);
+    runtime.readControls(ctx, runtime.sessionOf(ctx));
     if (!ctx.hasUI) return;
     const facts = runtime.gather(ctx);
     facts.session.memory = facts.memory;
-    runtime.showFooter(ctx, facts.session, runtime.footerFor(facts, facts.memory));
+    // Set (or clear) it whatever this new runtime's cache says: an RPC client keeps an earlier session's footer.
+    runtime.showFooter(ctx, facts.session, runtime.footerFor(facts, facts.memory), true);
+  }
+
+  /** `/tree` moved the session to another branch: its counters, the session's pause, and the footer. */
+  function onSessionTree(ctx: ContextLike): void {
+    const session = runtime.sessionOf(ctx);
+    runtime.readControls(ctx, session);
+    const facts = runtime.gather(ctx);
+    session.memory = facts.memory;
+    runtime.showFooter(ctx, session, runtime.footerFor(facts, facts.memory));
   }
 
   pi.on("turn_end", async (event, ctx) => {
@@ -127,6 +139,14 @@ export function registerBoundaries(runtime: Runtime): void {
       if (isRecord(event) && isRecord(event.message) && event.message.role === "user" && !killSwitch(ctx.cwd)) onHumanMessage(ctx);
     } catch (error) {
       runtime.failed(ctx, "message_start", error);
+    }
+  });
+
+  pi.on("session_tree", async (_event, ctx) => {
+    try {
+      onSessionTree(ctx);
+    } catch (error) {
+      runtime.failed(ctx, "session_tree", error);
     }
   });
 

@@ -6,11 +6,11 @@
 import { existsSync } from "node:fs";
 import { configPath } from "./config.ts";
 import { applyCommand, COMMANDS, parseCommand } from "./loop.ts";
-import type { Command } from "./loop.ts";
+import type { Command, CommandFacts } from "./loop.ts";
 import { markerMessage } from "./runtime.ts";
-import type { Runtime } from "./runtime.ts";
 import type { ContextLike } from "./pi.ts";
 import { isRecord } from "./sources/types.ts";
+import type { Facts, Runtime } from "./runtime.ts";
 import { sourceLabel } from "./sources/index.ts";
 import { CONTROL_TYPE } from "./state.ts";
 import { commandReplyText, sanitize, statusText } from "./text.ts";
@@ -24,6 +24,25 @@ const DESCRIPTIONS: Record<Command, string> = {
 };
 
 const USAGE = "Usage: /todoloop [status|pause|resume|reset|continue]";
+
+/** What `continue` needs besides the memory and whether the agent is idle (also when a kept consent fires). */
+export function commandFacts(facts: Facts): Omit<CommandFacts, "idle"> {
+  const older = facts.snapshot.list;
+  return {
+    list: facts.list,
+    limits: facts.config,
+    killSwitch: facts.killSwitch !== undefined,
+    staleList: facts.list.kind === "out-of-date" && older ? { tool: older.tool, total: older.tasks.length } : undefined,
+  };
+}
+
+/**
+ * `/todoloop`'s minutes since your message: from the message to now — the figure the time limit meets
+ * at the next settle — not to the newest reply (the clock is read here, in the wiring).
+ */
+export function minutesSince(anchorTime: number | undefined, now: number): number | undefined {
+  return anchorTime === undefined ? undefined : Math.max(0, now - anchorTime) / 60_000;
+}
 
 export function registerCommand(runtime: Runtime): void {
   const { pi } = runtime;
@@ -47,16 +66,15 @@ export function registerCommand(runtime: Runtime): void {
           runtime.notify(ctx, `todo loop: unknown sub-command "${sanitize(args, 40)}". ${USAGE}`, "error");
           return;
         }
+        runtime.readControls(ctx, runtime.sessionOf(ctx));
         const facts = runtime.gather(ctx);
         const idle = typeof ctx.isIdle === "function" ? ctx.isIdle() : true;
-        const result = applyCommand(facts.memory, command, {
-          list: facts.list,
-          limits: facts.config,
-          idle,
-          killSwitch: facts.killSwitch !== undefined,
-        });
+        const result = applyCommand(facts.memory, command, { ...commandFacts(facts), idle });
         facts.session.memory = result.memory;
-        if (result.record) pi.appendEntry(CONTROL_TYPE, { v: 1, action: command, anchor: facts.memory.anchor });
+        if (result.record) {
+          pi.appendEntry(CONTROL_TYPE, { v: 1, action: command, anchor: facts.memory.anchor });
+          facts.session.paused = result.memory.paused;
+        }
         if (command === "status") {
           const label = facts.snapshot.list ? sourceLabel(facts.snapshot.list.source) : undefined;
           const hook = runtime.reach.statusLine();
@@ -64,7 +82,7 @@ export function registerCommand(runtime: Runtime): void {
             memory: result.memory,
             list: facts.list,
             sourceLabel: label,
-            spend: facts.spend,
+            spend: { ...facts.spend, minutes: minutesSince(facts.snapshot.anchorTime, Date.now()) },
             limits: facts.config,
             configFile: configPath(),
             problems: facts.problems,

@@ -8,6 +8,7 @@ import { registerBoundaries } from "./boundary.ts";
 import { registerCommand } from "./command.ts";
 import { configPath, loadConfig } from "./config.ts";
 import { registerNoTodoToolNotice } from "./no-todo-tool.ts";
+import { registerKeptConsent } from "./kept-consent.ts";
 import type { PiLike } from "./pi.ts";
 import { registerRenderers } from "./render.ts";
 import { createRuntime } from "./runtime.ts";
@@ -15,6 +16,7 @@ import { createRuntime } from "./runtime.ts";
 export default function todoLoop(pi: PiLike): void {
   const runtime = createRuntime(pi);
   registerBoundaries(runtime);
+  registerKeptConsent(runtime);
   registerBlockTool(runtime);
   registerCommand(runtime);
   registerRenderers(pi, () => loadConfig(configPath()).config.transcript);

@@ -84,6 +84,12 @@ export interface Memory {
   readonly carried: boolean;
   /** The last turn under this message saw a human message queued: the next message carries the list over. */
   readonly queued: boolean;
+  /**
+   * A `/todoloop continue` that arrived while the agent was busy (a run winding down: its last turn
+   * over, pi not yet settled): the round it arrived at. Honoured when pi settles, unless the loop has
+   * continued since (SPEC 0.3 §7).
+   */
+  readonly kept?: number | undefined;
 }
 
 /** What the branch says about the loop under its newest human message (SPEC §4.14). */
@@ -191,10 +197,12 @@ export interface MarkerDetails {
   readonly idle: number;
   /** Replies since the list last changed. */
   readonly stale: number;
+  /** Set on a `/todoloop continue` run on an out-of-date list: its nudge asks the agent to read the list first. */
+  readonly reread?: true;
 }
 
 /** A marker to append: its details plus the tool the nudge names (undefined: plan-mode's convention). */
-export type MarkerDraft = MarkerDetails & { readonly tool: string | undefined; readonly source: SourceId };
+export type MarkerDraft = MarkerDetails & { readonly tool: string | undefined; readonly source: SourceId | undefined };
 
 export interface StopRecord {
   readonly v: 1;
@@ -552,6 +560,8 @@ export interface CommandFacts {
   /** The agent is idle, so a run can start now. */
   readonly idle: boolean;
   readonly killSwitch: boolean;
+  /** The newest readable list when the list is out of date: the tool that keeps it and its task count. */
+  readonly staleList?: { readonly tool: string; readonly total: number } | undefined;
 }
 
 export interface CommandResult {
@@ -584,26 +594,63 @@ export function applyCommand(memory: Memory, command: Command, facts: CommandFac
     case "status":
       return { memory, reply: memory.last, record: false, marker: undefined };
     case "pause":
-      return done({ ...memory, paused: true, pending: undefined }, { kind: "paused" });
+      return done({ ...memory, paused: true, pending: undefined, kept: undefined }, { kind: "paused" });
     case "resume":
       return done(liftWait({ ...memory, paused: false, adopted: true }), { kind: "resumed" });
-    case "reset":
-      return done({ ...freshMemory(memory.anchor, memory.paused), hadWork: memory.hadWork, adopted: memory.adopted, carried: memory.carried }, { kind: "reset" });
+    case "reset": {
+      // A kept continue survives a reset, counted from the reset's round 0; so does the person's adoption of the list.
+      const kept = memory.kept === undefined ? {} : { kept: 0 };
+      return done({ ...freshMemory(memory.anchor, memory.paused), hadWork: memory.hadWork, adopted: memory.adopted, carried: memory.carried, ...kept }, { kind: "reset" });
+    }
     case "continue": {
       if (facts.killSwitch) return { memory, reply: { kind: "cannot-continue", why: "kill-switch" }, record: false, marker: undefined };
       const { list } = facts;
-      if (list.kind === "out-of-date") return { memory, reply: { kind: "cannot-continue", why: "out-of-date" }, record: false, marker: undefined };
-      if (list.kind !== "list" || list.open === 0) {
+      // An out-of-date list is consent too (0.3): one run whose nudge asks the agent to read the list.
+      const stale = list.kind === "out-of-date";
+      if (!stale && (list.kind !== "list" || list.open === 0)) {
         return { memory, reply: { kind: "cannot-continue", why: "nothing-open" }, record: false, marker: undefined };
       }
-      const lifted: Memory = liftWait({ ...memory, paused: false, pending: undefined, adopted: true });
-      if (!facts.idle) return done(lifted, { kind: "requested", started: false });
+      // Busy: the consent is kept for when pi settles, and the stop this run ends with is not dropped.
+      if (!facts.idle) return done({ ...liftWait({ ...memory, paused: false, adopted: true }), kept: memory.round }, { kind: "requested", started: false });
+      const lifted: Memory = liftWait({ ...memory, paused: false, pending: undefined, adopted: true, kept: undefined });
       const next: Memory = { ...lifted, round: memory.round + 1, hadWork: true, announced: [] };
-      return done(next, { kind: "requested", started: true }, true, markerFor(next, list, facts.limits, false));
+      const marker = list.kind === "list" ? markerFor(next, list, facts.limits, false) : stale ? rereadMarker(next, list, facts) : undefined;
+      return done(next, { kind: "requested", started: true }, true, marker);
     }
     default:
       return assertNever(command);
   }
+}
+
+/** The marker of a `continue` run on an out-of-date list: the nudge asks the agent to read its list with its todo tool. */
+function rereadMarker(memory: Memory, list: Extract<ListState, { kind: "out-of-date" }>, facts: CommandFacts): MarkerDraft {
+  return {
+    v: 1,
+    round: memory.round,
+    anchor: memory.anchor,
+    open: list.open,
+    total: facts.staleList?.total ?? list.open,
+    cap: facts.limits.maxRounds,
+    hint: false,
+    idle: memory.settleRun,
+    stale: memory.staleSettles,
+    reread: true,
+    tool: facts.staleList?.tool ?? "todo",
+    source: list.source,
+  };
+}
+
+/**
+ * pi has settled (`agent_settled`) after a `/todoloop continue` was kept while the agent was busy: the
+ * consent is honoured now, as `continue` is when the agent is idle — one marker, no second control
+ * record. It lapses, silently, only for the person's own later word: a pause since, an abort (Escape),
+ * or a loop that already continued after the command. Undefined when nothing was kept.
+ */
+export function honourKept(memory: Memory, facts: Omit<CommandFacts, "idle">, aborted: boolean): CommandResult | undefined {
+  if (memory.kept === undefined) return undefined;
+  const rest: Memory = { ...memory, kept: undefined };
+  if (memory.paused || aborted || memory.round > memory.kept) return { memory: rest, reply: NOTHING, record: false, marker: undefined };
+  return { ...applyCommand(rest, "continue", { ...facts, idle: true }), record: false };
 }
 
 export function assertNever(value: never): never {

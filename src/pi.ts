@@ -21,6 +21,8 @@ export interface SessionManagerLike {
   getSessionId?(): string;
   /** The session file's path; undefined without one (`--no-session`). */
   getSessionFile?(): string | undefined;
+  /** Every entry of the session file (all branches), in append order; pi copies the list on each call. */
+  getEntries?(): readonly unknown[];
 }
 
 export interface UiLike {
@@ -129,6 +131,11 @@ export interface MessageStartEventLike {
   readonly message?: unknown;
 }
 
+/** After `/tree` navigation (pi fires it on both 1.5.2 and 1.6.0); the fields are not read. */
+export interface SessionTreeEventLike {
+  readonly type?: "session_tree";
+}
+
 export interface AgentSettledEventLike {
   readonly type?: "agent_settled";
   readonly aborted?: unknown;
@@ -196,6 +203,7 @@ export interface PiLike {
   on(event: "agent_settled", handler: (event: AgentSettledEventLike, ctx: ContextLike) => Promise<void>): void;
   on(event: "session_start", handler: (event: SessionStartEventLike, ctx: ContextLike) => Promise<void>): void;
   on(event: "message_start", handler: (event: MessageStartEventLike, ctx: ContextLike) => Promise<void>): void;
+  on(event: "session_tree", handler: (event: SessionTreeEventLike, ctx: ContextLike) => Promise<void>): void;
   registerTool(tool: ToolDefinitionLike): void;
   registerCommand(name: string, options: CommandOptionsLike): void;
   getActiveTools(): readonly string[];

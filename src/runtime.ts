@@ -9,16 +9,21 @@ import { align } from "./loop.ts";
 import type { BranchFacts, ListState, MarkerDraft, Memory, ToolFacts } from "./loop.ts";
 import type { ContextLike, CustomMessageLike, NotifyType, PiLike } from "./pi.ts";
 import { readTasksFile, TODO_TOOL_NAMES } from "./sources/index.ts";
-import { createBranchReader, listState, MARKER_TYPE } from "./state.ts";
+import { createBranchReader, listState, MARKER_TYPE, sessionPaused } from "./state.ts";
 import type { BranchReader, Snapshot } from "./state.ts";
-import { footerText, nudgeText, sanitize } from "./text.ts";
 import { createReach } from "./notify.ts";
 import type { Reach } from "./notify.ts";
+import { footerText, nudgeText, rereadNudgeText, sanitize } from "./text.ts";
 
 export interface SessionState {
   readonly reader: BranchReader;
   memory: Memory | undefined;
   footer: string | undefined;
+  /**
+   * The session's pause from its control records anywhere in the session file, read at session start,
+   * on a tree change and on a command (never per turn); undefined until read.
+   */
+  paused: boolean | undefined;
 }
 
 /** Everything one decision reads, gathered once. */
@@ -45,12 +50,17 @@ export interface Runtime {
   notify(ctx: ContextLike, message: string, type: NotifyType): void;
   /** Reports an unexpected failure where a person can see it; returns undefined so the turn goes on untouched. */
   failed(ctx: ContextLike, where: string, error: unknown): undefined;
-  /** Shows the footer for the loop's state (a no-op without a UI or when unchanged). */
-  showFooter(ctx: ContextLike, session: SessionState, text: string | undefined): void;
+  /**
+   * Shows the footer for the loop's state (a no-op without a UI, or when unchanged unless `force`: a new
+   * runtime cannot know what an earlier session left on the client's footer).
+   */
+  showFooter(ctx: ContextLike, session: SessionState, text: string | undefined, force?: boolean): void;
   /** The footer text for gathered facts and a memory. */
   footerFor(facts: Facts, memory: Memory): string | undefined;
   /** Reaching a person who walked away: notifications, the command hook, the event, exit status (notify.ts). */
   readonly reach: Reach;
+  /** Reads the session's pause from every control record of the session file (`getEntries()` copies them all). */
+  readControls(ctx: ContextLike, session: SessionState): void;
 }
 
 /** Sessions one process keeps state for (a delegated child session runs its own loop). */
@@ -64,7 +74,8 @@ export function transcriptShown(ctx: ContextLike, config: Config): boolean {
 /** The marker as a custom message: its content is the nudge, its details the loop state. */
 export function markerMessage(marker: MarkerDraft, display: boolean): CustomMessageLike {
   const { tool, source: _source, ...details } = marker;
-  return { customType: MARKER_TYPE, content: nudgeText(tool, details.hint), display, details };
+  const content = details.reread === true ? rereadNudgeText(tool ?? "todo") : nudgeText(tool, details.hint);
+  return { customType: MARKER_TYPE, content, display, details };
 }
 
 export function branchFacts(snapshot: Snapshot): BranchFacts {
@@ -111,7 +122,7 @@ export function createRuntime(pi: PiLike): Runtime {
     const id = sessionId(ctx);
     let state = sessions.get(id);
     if (!state) {
-      state = { reader: createBranchReader(), memory: undefined, footer: undefined };
+      state = { reader: createBranchReader(), memory: undefined, footer: undefined, paused: undefined };
       sessions.set(id, state);
       if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value ?? id);
     }
@@ -156,7 +167,9 @@ export function createRuntime(pi: PiLike): Runtime {
     const snapshot = withFileList(read.snapshot, ctx);
     const toolFacts = tools();
     const switched = read.change === "switched";
-    const branch = branchFacts(snapshot);
+    const fromBranch = branchFacts(snapshot);
+    // The pause belongs to the session: its control records anywhere in the file decide, once read.
+    const branch = session.paused === undefined ? fromBranch : { ...fromBranch, paused: session.paused };
     return {
       session,
       snapshot,
@@ -190,8 +203,8 @@ export function createRuntime(pi: PiLike): Runtime {
       notify(ctx, `todo loop: ${where} failed (${why}); this turn was left as it was.`, "error");
       return undefined;
     },
-    showFooter(ctx, session, text) {
-      if (!ctx.hasUI || session.footer === text) return;
+    showFooter(ctx, session, text, force = false) {
+      if (!ctx.hasUI || (session.footer === text && !force)) return;
       session.footer = text;
       try {
         ctx.ui.setStatus("todo-loop", text);
@@ -203,5 +216,11 @@ export function createRuntime(pi: PiLike): Runtime {
       return footerText(memory, facts.list, facts.config, facts.killSwitch);
     },
     reach: createReach(pi),
+    readControls(ctx, session) {
+      const read = ctx.sessionManager.getEntries;
+      if (typeof read !== "function") return;
+      const entries = read.call(ctx.sessionManager);
+      session.paused = Array.isArray(entries) ? sessionPaused(entries) : undefined;
+    },
   };
 }

@@ -73,6 +73,11 @@ export interface Snapshot {
   readonly anchorSignature: string | undefined;
   /** What the newest message-like entry (a message or a custom message) was: the anchor's predecessor when it arrives. */
   readonly previous: PreviousEntry | undefined;
+  /**
+   * The newest list of each source that holds one, oldest first; `list` is the last of them. A source
+   * that says it holds no list (plan-mode off) leaves this set, uncovering the list before it.
+   */
+  readonly lists: readonly TodoList[];
 }
 
 /** The kind of message-like entry a human message can follow; only a tool result or a marker carries the list over. */
@@ -105,6 +110,7 @@ export const EMPTY_SNAPSHOT: Snapshot = {
   previousAnchor: "",
   anchorSignature: undefined,
   previous: undefined,
+  lists: [],
 };
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -350,7 +356,7 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
       const apply = state.list && !state.outOfDate ? sourceOf(state.list.source)?.applyReply : undefined;
       if (apply && state.list) {
         const before = state.list;
-        state.list = apply(state.list, replyWithThinking(message));
+        setCurrent(state, apply(state.list, replyWithThinking(message)));
         if (state.list !== before && signature(state.list) !== signature(before)) touched(state);
       }
       return;
@@ -371,12 +377,13 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
   }
   if (entry.type === "custom_message") state.previous = "other";
   const list = readList(entry);
+  if (list?.none) return onNoList(state, list);
   if (list) {
     // A readable change of the list under the message adopts it; any state written ends the quiet
     // spell of an earlier-message stop (a full read starts at such an entry, so both reads agree).
     if (state.anchor !== "" && signature(list) !== state.anchorSignature) state.earlierAdopted = true;
     state.earlierShown = undefined;
-    state.list = list;
+    setCurrent(state, list);
     state.outOfDate = undefined;
     if (openCount(list) > 0) state.hadWork = true;
     return;
@@ -391,6 +398,34 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
 
 const STATE_TYPES: ReadonlySet<string> = new Set(SOURCES.flatMap((source) => source.stateTypes));
 
+/** Whether a source can say it holds no list, so that an older list may show again (plan-mode). */
+function saysNoList(list: TodoList): boolean {
+  return sourceOf(list.source)?.saysNoList === true;
+}
+
+/**
+ * `list` becomes its source's newest list and the current one. A list of a source that never says it
+ * holds none is never uncovered again, so nothing older needs keeping below it.
+ */
+function setCurrent(state: Mutable<Snapshot>, list: TodoList): void {
+  const below = saysNoList(list) ? state.lists.filter((held) => held.source !== list.source) : [];
+  state.lists = [...below, list];
+  state.list = list;
+}
+
+/**
+ * A source says it holds no list (plan-mode off): its own list ends, uncovering the newest list another
+ * source holds; another source's current list stays as it is (SPEC 0.3 §9).
+ */
+function onNoList(state: Mutable<Snapshot>, none: TodoList): void {
+  if (!state.lists.some((held) => held.source === none.source)) return;
+  const current = state.list?.source === none.source;
+  state.lists = state.lists.filter((held) => held.source !== none.source);
+  if (!current) return;
+  state.list = state.lists[state.lists.length - 1];
+  state.outOfDate = undefined;
+}
+
 /** Whether the newest pause / resume / continue on the branch is a pause (the pause spans messages). */
 function pausedOn(branch: readonly unknown[], before: number): boolean {
   for (let index = before - 1; index >= 0; index--) {
@@ -404,8 +439,20 @@ function pausedOn(branch: readonly unknown[], before: number): boolean {
 }
 
 /**
+ * The session's pause (SPEC 0.3 §7): whether the newest pause / resume / continue record anywhere in the
+ * session file — every branch, in append order — is a pause. The pause belongs to the session, so a
+ * `/tree` move keeps it; a fork copies only its branch, so only that branch's records count there.
+ */
+export function sessionPaused(entries: readonly unknown[]): boolean {
+  if (!Array.isArray(entries)) return false;
+  return pausedOn(entries, entries.length);
+}
+
+/**
  * Reads a whole branch (root → leaf). Walks back from the leaf to the anchor and on to the newest list
- * state at or before it, then folds forward from there; the pause comes from the newest control before.
+ * state at or before it of a source that never says it holds no list (nothing older can show through
+ * it; plan-mode's lists can be uncovered, so the walk goes past them), then folds forward from there;
+ * the pause comes from the newest control before.
  */
 export function readSnapshot(branch: readonly unknown[]): Snapshot {
   if (!Array.isArray(branch)) return EMPTY_SNAPSHOT;
@@ -419,7 +466,11 @@ export function readSnapshot(branch: readonly unknown[]): Snapshot {
       anchorFound = isHumanMessage(entry);
       continue;
     }
-    if (listAt < 0 && readList(entry)) listAt = index;
+    if (listAt < 0) {
+      // Plan mode's lists are passed: one that says "no list" may uncover an older list of another source.
+      const list = readList(entry);
+      if (list && !saysNoList(list)) listAt = index;
+    }
     if (previousHuman < 0 && isHumanMessage(entry)) previousHuman = index;
     // From the previous human message on, too: how the anchor arrived (a wait it answers) is read there.
     if (listAt >= 0 && previousHuman >= 0) break;

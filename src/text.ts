@@ -102,7 +102,7 @@ export function describeReason(reason: Reason): string {
     case "reset":
       return "counters reset";
     case "requested":
-      return reason.started ? "continuing at your request" : "resumed: the agent is busy, so the loop goes on when it next stops";
+      return reason.started ? "continuing at your request" : "the agent is busy: the loop continues as soon as its current run ends";
     case "cannot-continue":
       return CANNOT_CONTINUE[reason.why];
     case "queued":
@@ -186,6 +186,14 @@ export function nudgeText(tool: string | undefined, hint: boolean): string {
     : `Continue with the open tasks on your todo list. Use ${toolPhrase(tool)} to read the list and to update each task as you finish it.`;
   const block = hint ? " If you cannot go on without a person, call todo_loop_block with the reason instead of stopping." : "";
   return `${lead}${block} The user's latest instruction outranks this reminder.`;
+}
+
+/**
+ * The marker's content for a `/todoloop continue` run on an out-of-date list: read the list with the
+ * todo tool first. A fixed sentence per tool phrase: no task text, no counters.
+ */
+export function rereadNudgeText(tool: string): string {
+  return `Continue with the open tasks on your todo list. The list may have changed in a way this reminder cannot see: first use ${toolPhrase(tool)} to read the list, then update each task as you finish it. The user's latest instruction outranks this reminder.`;
 }
 
 export interface StatusView {

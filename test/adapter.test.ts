@@ -891,14 +891,15 @@ test("footer: session_start shows it when tasks are open ('todo 2 of 3 open · c
   assert.deepEqual(h.ctx.ui.statuses, [{ key: "todo-loop", text: "todo 2 of 3 open · continue 0" }]);
 });
 
-test("footer: session_start sets nothing when no task is open, without a list, or without a UI", async () => {
+test("footer: session_start clears the footer when no task is open or without a list (a client may keep an earlier session's), and sets nothing without a UI", async () => {
   const clear = harness({ branch: planned([task({ id: 1, status: "completed" })]) });
   await clear.start();
   const none = harness({ branch: chain(user("hi", { id: "u1" })) });
   await none.start();
+  for (const h of [clear, none]) assert.deepEqual(h.ctx.ui.statuses, [{ key: "todo-loop", text: undefined }]);
   const noUi = harness({ hasUI: false, mode: "print" });
   await noUi.start();
-  for (const h of [clear, none, noUi]) assert.deepEqual(h.ctx.ui.statuses, []);
+  assert.deepEqual(noUi.ctx.ui.statuses, []);
 });
 
 test("footer: after a reload session_start shows the rounds, a pause or a wait read from the branch", async () => {
@@ -1088,13 +1089,14 @@ test("/todoloop status: mode, continuations, replies, replies without work, task
   const h = harness();
   await h.settleWith();
   const lines = await statusLines(h);
-  assert.deepEqual(lines, [
+  // Minutes count to now (the wall clock): checked on their own below.
+  assert.match(lines[5] ?? "", /^spend since your message: 1,100 tokens \(no limit\), \$0\.0110 \(no limit\), .+ \(no limit\)$/);
+  assert.deepEqual(lines.filter((_, index) => index !== 5), [
     "todo loop: active",
     "continuations for this message: 1 (no limit)",
     "replies since the list last changed: 0",
     "replies in a row without work: 1 of 3",
     "tasks open: 2 of 2 (rpiv-todo)",
-    "spend since your message: 1,100 tokens (no limit), $0.0110 (no limit), under a minute (no limit)",
     `counting from: your message of ${clockOf(TIMESTAMP)} ("Do the work")`,
     "last: continuing: 2 tasks still open, continue 1",
     `config: none (defaults) — create ${CONFIG_FILE} to set limits`,
@@ -1463,4 +1465,115 @@ test("no todo tool: a registered but inactive todo tool counts as installed (no 
   const h = harness({ pi, mode: "tui", branch: chain(user("hi", { id: "u1" })) });
   await h.start("startup");
   assert.deepEqual(h.takeNotes(), []);
+});
+
+// ---- 0.3: the footer and the pause follow the session; a kept continue; minutes to now --------------
+
+import { rereadNudgeText } from "../src/text.ts";
+import { minutesSince } from "../src/command.ts";
+import { control, nestedCallsResult, user as human } from "./builders.ts";
+
+test("footer: session_tree (after /tree) recomputes the footer: a branch with no list clears it, a branch with the list shows it again", async () => {
+  const h = harness({ branch: chain(human("hi", { id: "u0" }), assistant({ id: "a0" }), human("Do the work", { id: "u1" }), assistant({ id: "a1" }), todoResult({ tasks: TASKS, id: "t1" })) });
+  await h.start();
+  await h.settleWith();
+  assert.equal(h.footer(), "todo 2 of 2 open · continue 1");
+  h.session.moveTo("a0");
+  await h.pi.fireSessionTree({ type: "session_tree" }, h.ctx);
+  assert.equal(h.ctx.ui.statuses.at(-1)?.key, "todo-loop");
+  assert.equal(h.footer(), undefined, "no list on that branch: cleared");
+  h.session.moveTo("t1");
+  await h.pi.fireSessionTree({ type: "session_tree" }, h.ctx);
+  assert.equal(h.footer(), "todo 2 of 2 open · continue 0", "back on the list, its own counters (the marker is on the other branch)");
+});
+
+test("footer: session_start sets or clears the footer even when this runtime's cache already says so (a client keeps an earlier session's footer after /new)", async () => {
+  const h = harness({ branch: chain(human("hi", { id: "u1" })) });
+  await h.start("new");
+  await h.start("new");
+  assert.deepEqual(h.ctx.ui.statuses, [{ key: "todo-loop", text: undefined }, { key: "todo-loop", text: undefined }]);
+});
+
+test("pause: /tree back to before a pause keeps it paused (the newest pause/resume/continue anywhere in the session decides); the counters stay with the branch", async () => {
+  const h = harness();
+  await h.start();
+  await h.settleWith();
+  await h.command("pause");
+  assert.equal(h.footer(), "todo loop paused");
+  h.session.moveTo("t1");
+  await h.pi.fireSessionTree({ type: "session_tree" }, h.ctx);
+  assert.equal(h.footer(), "todo loop paused");
+  assert.ok((await statusLines(h)).includes("todo loop: PAUSED"));
+  assert.ok((await statusLines(h)).includes("continuations for this message: 0 (no limit)"), "counters of this branch");
+  assert.equal((await h.settleWith())?.continue, undefined, "no continuation while paused");
+  await h.command("resume");
+  h.session.moveTo("t1");
+  await h.pi.fireSessionTree({ type: "session_tree" }, h.ctx);
+  assert.equal((await h.settleWith())?.continue, true, "resumed anywhere in the session: resumed here too");
+});
+
+test("pause: read from every entry of the session only at session start, on a tree change and on a command, never per turn", async () => {
+  const h = harness();
+  await h.start();
+  assert.equal(h.session.entriesReads, 1);
+  for (let index = 0; index < 5; index++) await h.reply();
+  assert.equal(h.session.entriesReads, 1, "turns and settles read the kept value");
+  await h.command("status");
+  assert.equal(h.session.entriesReads, 2);
+  await h.pi.fireSessionTree({ type: "session_tree" }, h.ctx);
+  assert.equal(h.session.entriesReads, 3);
+});
+
+test("pause: a fork copies only its branch, so it is paused only when the pause record is on that branch", async () => {
+  const onBranch = harness({ branch: [...planned(), control("pause")] });
+  await onBranch.start("fork");
+  assert.equal(onBranch.footer(), "todo loop paused");
+  const elsewhere = harness();
+  await elsewhere.start("fork");
+  assert.equal(elsewhere.footer(), "todo 2 of 2 open · continue 0");
+});
+
+test("/todoloop continue while a run winds down: kept, and honoured when pi settles with one marker through the same path as an idle continue; the stop that run ended with is recorded first", async () => {
+  const h = harness();
+  await h.reply();
+  await h.reply();
+  // The run's last turn ends with the idle stop; pi has not settled (another extension's agent_before_settle).
+  assert.equal(await h.settleWith({ text: "Third stop." }), undefined, "the idle brake stops this run");
+  assert.deepEqual(h.records("todo-loop:stop"), [], "the idle stop is pending until pi settles");
+  h.ctx.idle = false;
+  await h.command("continue");
+  assert.deepEqual(h.takeNotes().at(-1), { message: "todo loop: the agent is busy: the loop continues as soon as its current run ends", type: "info" });
+  assert.equal(h.pi.sent.length, 0, "nothing sent while busy");
+  h.ctx.idle = true;
+  await h.endRun();
+  assert.deepEqual(h.records("todo-loop:stop").map((record) => fieldOf(record, "kind")), ["idle"], "the stop is not lost");
+  assert.equal(h.pi.sent.length, 1, "one marker when pi settles");
+  assert.deepEqual(h.pi.sent[0]?.options, { triggerTurn: true });
+  assert.equal(fieldOf(h.pi.sent[0]?.message.details, "round"), 3);
+  assert.deepEqual(h.records("todo-loop:control").map((record) => fieldOf(record, "action")), ["continue"], "recorded once");
+  await h.endRun();
+  assert.equal(h.pi.sent.length, 1, "never a second marker");
+});
+
+test("/todoloop continue on an out-of-date list starts one run whose nudge asks the agent to read the list with its todo tool", async () => {
+  const h = harness({ branch: [...planned(), nestedCallsResult([{ name: "todo", status: "ok" }])] });
+  await h.command("continue");
+  assert.equal(h.pi.sent.length, 1);
+  const message = h.pi.sent[0]?.message;
+  assert.equal(message?.content, rereadNudgeText("todo"));
+  assert.equal(fieldOf(message?.details, "reread"), true);
+  for (const subject of TASKS.map((item) => item.subject)) assert.ok(!message?.content.includes(subject));
+  assert.ok(!/\d/.test(message?.content ?? ""), "no counters");
+});
+
+test("/todoloop: minutes since your message count to now, not to the newest reply (the figure the time limit meets next)", async () => {
+  const anchor = new Date(Date.now() - 90 * 60_000).toISOString();
+  const reply = new Date(Date.now() - 89 * 60_000).toISOString();
+  const h = harness({ branch: chain(human("Do the work", { id: "u1", timestamp: anchor }), { ...assistant({ id: "a1" }), timestamp: reply }, todoResult({ tasks: TASKS, id: "t1" })) });
+  const line = (await statusLines(h)).find((text) => text.startsWith("spend since your message:")) ?? "";
+  // 90 minutes since the message, 89 since the newest reply: the report says 1 h 30 min.
+  assert.match(line, /, 1 h 30 min \(no limit\)$/, line);
+  assert.equal(minutesSince(Date.parse(anchor), Date.parse(anchor) + 150_000), 2.5);
+  assert.equal(minutesSince(undefined, Date.now()), undefined);
+  assert.equal(minutesSince(2_000, 1_000), 0, "a clock behind the message counts as none");
 });

@@ -23,6 +23,7 @@ import type {
   SessionManagerLike,
   SessionStartEventLike,
   MessageStartEventLike,
+  SessionTreeEventLike,
   ToolDefinitionLike,
   ToolInfoLike,
   ToolResultValue,
@@ -37,6 +38,7 @@ export type ContextHandler = (event: ContextEventLike, ctx: ContextLike) => Prom
 export type AgentSettledHandler = (event: AgentSettledEventLike, ctx: ContextLike) => Promise<void>;
 export type SessionStartHandler = (event: SessionStartEventLike, ctx: ContextLike) => Promise<void>;
 export type MessageStartHandler = (event: MessageStartEventLike, ctx: ContextLike) => Promise<void>;
+export type SessionTreeHandler = (event: SessionTreeEventLike, ctx: ContextLike) => Promise<void>;
 
 /** A registered tool, with `execute` callable on any params (pi validates them against the schema first). */
 export interface RecordedTool extends Omit<ToolDefinitionLike, "execute"> {
@@ -63,6 +65,10 @@ export interface FakeSession<E extends EntryShape = Entry> extends SessionManage
   getSessionId(): string;
   /** How often the reader asked for the whole branch. */
   readonly branchReads: number;
+  /** Every entry of the session (all branches), in append order, as pi's `getEntries()` copies them. */
+  getEntries(): E[];
+  /** How often the extension asked for every entry of the session. */
+  readonly entriesReads: number;
 }
 
 export function createSession<E extends EntryShape = Entry>(entries: readonly E[] = [], sessionId = "session-1"): FakeSession<E> {
@@ -70,6 +76,7 @@ export function createSession<E extends EntryShape = Entry>(entries: readonly E[
   const order: string[] = [];
   let leaf: string | null = null;
   let branchReads = 0;
+  let entriesReads = 0;
 
   function append(...added: E[]): string | null {
     for (const entry of added) {
@@ -110,6 +117,13 @@ export function createSession<E extends EntryShape = Entry>(entries: readonly E[
     getSessionId: () => sessionId,
     get branchReads() {
       return branchReads;
+    },
+    getEntries() {
+      entriesReads += 1;
+      return order.map((id) => byId.get(id) as E);
+    },
+    get entriesReads() {
+      return entriesReads;
     },
   };
 }
@@ -193,6 +207,7 @@ export interface FakePi extends PiLike {
   readonly agentSettledHandlers: AgentSettledHandler[];
   readonly sessionStartHandlers: SessionStartHandler[];
   readonly messageStartHandlers: MessageStartHandler[];
+  readonly sessionTreeHandlers: SessionTreeHandler[];
   readonly tools: RecordedTool[];
   readonly commands: Map<string, CommandOptionsLike>;
   /** Every `appendEntry(customType, data)` call, in order. */
@@ -220,6 +235,8 @@ export interface FakePi extends PiLike {
   fireSessionStart(event: SessionStartEventLike, ctx: ContextLike): Promise<void>;
   /** Runs every `message_start` handler in order (pi fires it before the message is in the session). */
   fireMessageStart(event: MessageStartEventLike, ctx: ContextLike): Promise<void>;
+  /** Runs every `session_tree` handler in order (after `/tree` navigation). */
+  fireSessionTree(event: SessionTreeEventLike, ctx: ContextLike): Promise<void>;
   tool(name: string): RecordedTool;
   command(name: string): CommandOptionsLike;
 }
@@ -229,7 +246,8 @@ type OnArgs =
   | [event: "context", handler: ContextHandler]
   | [event: "agent_settled", handler: AgentSettledHandler]
   | [event: "session_start", handler: SessionStartHandler]
-  | [event: "message_start", handler: MessageStartHandler];
+  | [event: "message_start", handler: MessageStartHandler]
+  | [event: "session_tree", handler: SessionTreeHandler];
 
 export interface FakePiOptions {
   activeTools?: string[];
@@ -245,6 +263,7 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
   const agentSettledHandlers: AgentSettledHandler[] = [];
   const sessionStartHandlers: SessionStartHandler[] = [];
   const messageStartHandlers: MessageStartHandler[] = [];
+  const sessionTreeHandlers: SessionTreeHandler[] = [];
   const tools: RecordedTool[] = [];
   const commands = new Map<string, CommandOptionsLike>();
   const appended: AppendedEntry[] = [];
@@ -260,6 +279,7 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
     agentSettledHandlers,
     sessionStartHandlers,
     messageStartHandlers,
+    sessionTreeHandlers,
     tools,
     commands,
     appended,
@@ -285,6 +305,9 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
           break;
         case "message_start":
           messageStartHandlers.push(args[1]);
+          break;
+        case "session_tree":
+          sessionTreeHandlers.push(args[1]);
           break;
       }
     },
@@ -359,6 +382,9 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
     },
     async fireMessageStart(event, ctx) {
       for (const handler of messageStartHandlers) await handler(event, ctx);
+    },
+    async fireSessionTree(event, ctx) {
+      for (const handler of sessionTreeHandlers) await handler(event, ctx);
     },
     tool(name) {
       const found = tools.find((tool) => tool.name === name);

@@ -416,6 +416,9 @@ export const ENTRY_KINDS = [
   "branch-summary",
   "model-change",
   "junk",
+  "plan-executing",
+  "plan-planning",
+  "plan-off",
 ] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
@@ -488,6 +491,16 @@ export function entryOf(rng: Random, kind: EntryKind): RawEntry {
       return { type: "branch_summary", fromId: "x", summary: text(rng, 20, 0.05) };
     case "model-change":
       return { type: "model_change", provider: "p", modelId: "m" };
+    case "plan-executing":
+      return {
+        type: "custom",
+        customType: "plan-mode",
+        data: { enabled: false, executing: true, todos: Array.from({ length: rng.int(0, 3) }, (_, index) => ({ step: index + 1, text: text(rng, 5, 0.1), completed: rng.chance(0.4) })) },
+      };
+    case "plan-planning":
+      return { type: "custom", customType: "plan-mode", data: { enabled: true, executing: false, todos: [] } };
+    case "plan-off":
+      return { type: "custom", customType: "plan-mode", data: { enabled: false, executing: false, todos: [] } };
     case "junk": {
       const entry: RawEntry = { type: junk(rng, 1) };
       for (let index = rng.int(0, 3); index > 0; index--) entry[rng.pick(["message", "customType", "data", "details", "role", "content"])] = junk(rng);

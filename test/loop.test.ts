@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_CONFIG } from "../src/config.ts";
 import type { Limits } from "../src/config.ts";
-import { align, applyBlock, applyCommand, COMMANDS, decide, freshMemory, holdsEarlier, limitReached, listKey, NO_EARLIER, parseCommand, settle, stopKind, toolReachable } from "../src/loop.ts";
+import { align, applyBlock, applyCommand, COMMANDS, decide, freshMemory, holdsEarlier, honourKept, limitReached, listKey, NO_EARLIER, parseCommand, settle, stopKind, toolReachable } from "../src/loop.ts";
 import type { BranchFacts, CommandFacts, DecideInput, Decision, ListState, Memory, Notice, Reason, ToolFacts, TurnFacts } from "../src/loop.ts";
 import { describeReason } from "../src/text.ts";
 
@@ -1015,11 +1015,101 @@ test("decide: §4.10 a reply that changed the list without a tool call (plan-mod
   assert.equal(state.memory.last.kind, "idle");
 });
 
-test("applyCommand: continue on a list that is out of date refuses and says so", () => {
-  const result = applyCommand(seen(), "continue", facts({ list: { kind: "out-of-date", why: "codemode", open: 2, source: "rpiv-todo" } }));
-  assert.deepEqual(result.reply, { kind: "cannot-continue", why: "out-of-date" });
+test("applyCommand: continue on an out-of-date list is consent too (0.3): one run, its marker asks the agent to read the list, no task text or counters in its nudge", () => {
+  const stale: ListState = { kind: "out-of-date", why: "codemode", open: 2, source: "rpiv-todo" };
+  const result = applyCommand(seen({ round: 1, paused: true }), "continue", facts({ list: stale, staleList: { tool: "todo", total: 3 } }));
+  assert.deepEqual(result.reply, { kind: "requested", started: true });
+  assert.equal(result.record, true);
+  assert.equal(result.memory.paused, false);
+  assert.equal(result.memory.round, 2);
+  assert.deepEqual(result.marker, {
+    v: 1, round: 2, anchor: ANCHOR, open: 2, total: 3, cap: null, hint: false, idle: 0, stale: 0, reread: true, tool: "todo", source: "rpiv-todo",
+  });
+  const unknown = applyCommand(seen(), "continue", facts({ list: { kind: "out-of-date", why: "codemode", open: 0, source: undefined } }));
+  assert.equal(unknown.marker?.reread, true, "even with no readable list before: the agent reads it");
+  assert.equal(unknown.marker?.tool, "todo");
+  const busy = applyCommand(seen(), "continue", facts({ list: stale, idle: false }));
+  assert.equal(busy.marker, undefined);
+  assert.equal(busy.memory.kept, 0, "busy: the consent is kept for when pi settles");
+});
+
+// ---- a continue that arrives while a run winds down (0.3) --------------------------------------------
+
+const WIND_DOWN_STOP = { reason: { kind: "idle", replies: 3, open: 2 } as Reason, open: 2, level: "warning" as const };
+
+test("applyCommand: continue while the agent is busy keeps the consent (the round it came at), lifts a pause and a wait, and keeps the stop the run ends with", () => {
+  const memory = seen({ round: 2, paused: true, waiting: { reason: "which one?", asked: true }, pending: WIND_DOWN_STOP });
+  const result = applyCommand(memory, "continue", facts({ idle: false }));
+  assert.deepEqual(result.reply, { kind: "requested", started: false });
   assert.equal(result.marker, undefined);
-  assert.equal(result.record, false);
+  assert.equal(result.record, true);
+  assert.equal(result.memory.kept, 2);
+  assert.equal(result.memory.paused, false);
+  assert.equal(result.memory.waiting, undefined);
+  assert.deepEqual(result.memory.pending, WIND_DOWN_STOP, "the stop is not lost: it is recorded when pi settles");
+});
+
+test("honourKept: pi settled after a kept continue: one marker then, as continue gives when idle, and no second control record", () => {
+  const kept = applyCommand(seen({ round: 2, paused: true }), "continue", facts({ idle: false })).memory;
+  const idleFacts = { list: LIST, limits: NO_LIMITS, killSwitch: false };
+  const honoured = honourKept(kept, idleFacts, false);
+  assert.ok(honoured);
+  assert.deepEqual(honoured.reply, { kind: "requested", started: true });
+  assert.equal(honoured.record, false, "the control was recorded when the command came");
+  assert.equal(honoured.marker?.round, 3);
+  assert.equal(honoured.memory.round, 3);
+  assert.equal(honoured.memory.kept, undefined, "one marker: the consent is used up");
+  assert.equal(honourKept(honoured.memory, idleFacts, false), undefined, "nothing kept any more");
+  const direct = applyCommand(seen({ round: 2, paused: true }), "continue", facts());
+  assert.deepEqual(honoured.marker, direct.marker, "the same marker continue sends when the agent is idle");
+});
+
+test("honourKept: the stop the run ended with is recorded first (settle), then the kept consent gives its run", () => {
+  const kept = applyCommand(seen({ round: 2, pending: WIND_DOWN_STOP }), "continue", facts({ idle: false })).memory;
+  const settled = settle(kept, false, describeReason);
+  assert.equal(settled.record?.kind, "idle");
+  const honoured = honourKept(settled.memory, { list: LIST, limits: NO_LIMITS, killSwitch: false }, false);
+  assert.equal(honoured?.marker?.round, 3);
+  assert.deepEqual(honoured?.memory.announced, [], "after the new continuation a later stop is a new one");
+});
+
+test("honourKept: the consent lapses only for the person's own later word or a loop that already went on: a pause since, an abort, a continuation since", () => {
+  const kept = applyCommand(seen({ round: 2 }), "continue", facts({ idle: false })).memory;
+  const rest = { list: LIST, limits: NO_LIMITS, killSwitch: false };
+  assert.equal(honourKept(applyCommand(kept, "pause", facts()).memory, rest, false), undefined, "a pause since withdraws it");
+  for (const [name, memory, aborted] of [["paused since", { ...kept, paused: true }, false], ["aborted", kept, true], ["continued since", { ...kept, round: 3 }, false]] as const) {
+    const result = honourKept(memory, rest, aborted);
+    assert.equal(result?.marker, undefined, name);
+    assert.equal(result?.memory.kept, undefined, name);
+    assert.deepEqual(result?.reply, { kind: "none" }, `${name}: nothing to say`);
+  }
+  assert.equal(honourKept(freshMemory(ANCHOR), rest, false), undefined, "nothing kept");
+});
+
+test("honourKept: with nothing open by the time pi settles it says so rather than lapsing silently; a new message or a branch switch drops the consent", () => {
+  const kept = applyCommand(seen({ round: 2 }), "continue", facts({ idle: false })).memory;
+  const result = honourKept(kept, { list: { kind: "list", open: 0, total: 2, signature: "s", source: "rpiv-todo", tool: "todo" }, limits: NO_LIMITS, killSwitch: false }, false);
+  assert.deepEqual(result?.reply, { kind: "cannot-continue", why: "nothing-open" });
+  assert.equal(result?.marker, undefined);
+  assert.equal(align(kept, branch({ anchor: "u2" }), false).kept, undefined, "a new human message outranks it");
+  assert.equal(align(kept, branch(), true).kept, undefined, "another branch");
+  assert.equal(align(kept, branch(), false).kept, 2, "kept within the run");
+});
+
+test("applyCommand: a pause after a kept continue withdraws it; a reset keeps it, counted from the reset", () => {
+  const kept = applyCommand(seen({ round: 2 }), "continue", facts({ idle: false })).memory;
+  assert.equal(applyCommand(kept, "pause", facts()).memory.kept, undefined);
+  const reset = applyCommand(kept, "reset", facts()).memory;
+  assert.equal(reset.kept, 0);
+  assert.equal(honourKept(reset, { list: LIST, limits: NO_LIMITS, killSwitch: false }, false)?.marker?.round, 1);
+});
+
+test("decide: a continuation after a kept consent uses it up (the loop went on), so pi's settle adds no second marker", () => {
+  const kept = applyCommand(seen({ round: 2 }), "continue", facts({ idle: false })).memory;
+  const decision = run(input({ memory: kept, branch: branch({ round: 2 }) }));
+  assert.equal(decision.continue, true);
+  const honoured = honourKept(decision.memory, { list: LIST, limits: NO_LIMITS, killSwitch: false }, false);
+  assert.equal(honoured?.marker, undefined);
 });
 
 // ---- guards of the decision: what a new message resets, what each stop and notice carries -----------

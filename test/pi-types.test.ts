@@ -27,6 +27,7 @@ import type {
   SessionBoundaryDraft,
   SessionStartEvent,
   MessageStartEvent,
+  SessionTreeEvent,
   ToolInfo,
   Theme,
   ThemeColor,
@@ -47,6 +48,7 @@ import type {
   SessionManagerLike,
   SessionStartEventLike,
   MessageStartEventLike,
+  SessionTreeEventLike,
   EntryRendererLike,
   MessageRendererLike,
   ThemeColorLike,
@@ -66,7 +68,7 @@ type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 
 
 /**
  * The overloads of `PiLike["on"]` as `[event, handler]` pairs. Inference from overloads matches the last
- * ones, so a fifth overload would drop the first: the `onEvents` check below then fails.
+ * ones, so a seventh overload would drop the first: the `onEvents` check below then fails.
  */
 type OnOverloads<T> = T extends {
   (event: infer E1, handler: infer H1): void;
@@ -74,8 +76,9 @@ type OnOverloads<T> = T extends {
   (event: infer E3, handler: infer H3): void;
   (event: infer E4, handler: infer H4): void;
   (event: infer E5, handler: infer H5): void;
+  (event: infer E6, handler: infer H6): void;
 }
-  ? [E1, H1] | [E2, H2] | [E3, H3] | [E4, H4] | [E5, H5]
+  ? [E1, H1] | [E2, H2] | [E3, H3] | [E4, H4] | [E5, H5] | [E6, H6]
   : never;
 type PiLikeOn = OnOverloads<PiLike["on"]>;
 /** Our handler type for one event of `PiLike["on"]`. */
@@ -85,14 +88,15 @@ type ContextHandler = HandlerOf<"context">;
 type AgentSettledHandler = HandlerOf<"agent_settled">;
 type SessionStartHandler = HandlerOf<"session_start">;
 type MessageStartHandler = HandlerOf<"message_start">;
+type SessionTreeHandler = HandlerOf<"session_tree">;
 type Handler = (...args: never[]) => unknown;
 
 type PiTool = Parameters<ExtensionAPI["registerTool"]>[0];
 
 const checks = {
-  // PiLike's `on` overloads are exactly these four events, each with a handler.
-  onEvents: true satisfies Same<PiLikeOn[0], "turn_end" | "context" | "agent_settled" | "session_start" | "message_start">,
-  onHandlers: true satisfies Fits<[TurnEndHandler, ContextHandler, AgentSettledHandler, SessionStartHandler, MessageStartHandler], [Handler, Handler, Handler, Handler, Handler]>,
+  // PiLike's `on` overloads are exactly these six events, each with a handler.
+  onEvents: true satisfies Same<PiLikeOn[0], "turn_end" | "context" | "agent_settled" | "session_start" | "message_start" | "session_tree">,
+  onHandlers: true satisfies Fits<[TurnEndHandler, ContextHandler, AgentSettledHandler, SessionStartHandler, MessageStartHandler, SessionTreeHandler], [Handler, Handler, Handler, Handler, Handler, Handler]>,
   // pi's events and contexts go into our handlers.
   turnEndEvent: true satisfies Fits<TurnEndEvent, TurnEndEventLike>,
   turnEndToolResults: true satisfies Fits<TurnEndEvent["toolResults"][number], ToolResultLike>,
@@ -101,6 +105,7 @@ const checks = {
   agentSettledEvent: true satisfies Fits<AgentSettledEvent, AgentSettledEventLike>,
   sessionStartEvent: true satisfies Fits<SessionStartEvent, SessionStartEventLike>,
   messageStartEvent: true satisfies Fits<MessageStartEvent, MessageStartEventLike>,
+  sessionTreeEvent: true satisfies Fits<SessionTreeEvent, SessionTreeEventLike>,
   extensionContext: true satisfies Fits<ExtensionContext, ContextLike>,
   toolContext: true satisfies Fits<ExtensionToolContext, ContextLike>,
   commandContext: true satisfies Fits<ExtensionCommandContext, ContextLike>,
@@ -117,6 +122,7 @@ const checks = {
   agentSettledHandler: true satisfies Fits<AgentSettledHandler, ExtensionHandler<AgentSettledEvent>>,
   sessionStartHandler: true satisfies Fits<SessionStartHandler, ExtensionHandler<SessionStartEvent>>,
   messageStartHandler: true satisfies Fits<MessageStartHandler, ExtensionHandler<MessageStartEvent>>,
+  sessionTreeHandler: true satisfies Fits<SessionTreeHandler, ExtensionHandler<SessionTreeEvent>>,
   entryDrafts: true satisfies Fits<EntryDraft, SessionBoundaryDraft>,
   turnEndResult: true satisfies Fits<{ entries: Array<SessionBoundaryDraft | EntryDraft>; continue: boolean }, TurnEndEventResult>,
   contextResult: true satisfies Fits<{ messages: ContextEvent["messages"] }, ContextEventResult>,
@@ -158,7 +164,7 @@ const checks = {
  */
 export function wire(
   api: ExtensionAPI,
-  handlers: { turnEnd: TurnEndHandler; context: ContextHandler; agentSettled: AgentSettledHandler; sessionStart: SessionStartHandler; messageStart: MessageStartHandler },
+  handlers: { turnEnd: TurnEndHandler; context: ContextHandler; agentSettled: AgentSettledHandler; sessionStart: SessionStartHandler; messageStart: MessageStartHandler; sessionTree: SessionTreeHandler },
 ): void {
   api.on("turn_end", async (event, ctx) => {
     await handlers.turnEnd(event, ctx);
@@ -169,11 +175,12 @@ export function wire(
   api.on("agent_settled", handlers.agentSettled);
   api.on("session_start", handlers.sessionStart);
   api.on("message_start", handlers.messageStart);
+  api.on("session_tree", handlers.sessionTree);
   api.appendEntry("todo-loop:stop", { v: 1 });
   api.sendMessage({ customType: "todo-loop:continue", content: "Continue.", display: true, details: { v: 1 } }, { triggerTurn: true });
 }
 
 test("pi's real ExtensionAPI, contexts and events fit the structural shapes in src/pi.ts (checked by tsc)", () => {
   for (const [piece, fits] of Object.entries(checks)) assert.equal(fits, true, piece);
-  assert.equal(Object.keys(checks).length, 50);
+  assert.equal(Object.keys(checks).length, 52);
 });

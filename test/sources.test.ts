@@ -1411,3 +1411,100 @@ test("plan-mode: a step number is a whole number of at least 1", () => {
     assert.equal(planMode.read(customEntry("plan-mode", { enabled: false, executing: true, todos: [{ step, text: "a", completed: false }] })), undefined, String(step));
   }
 });
+
+// ---- "I have no list" never hides another source's list (SPEC 0.3 §9) ------------------------------
+
+import { createBranchReader } from "../src/state.ts";
+import { createSession } from "./fake-pi.ts";
+
+/** One entry per source that keeps its list on the branch, reading as a list with open tasks (tintinweb's is in a file). */
+const OPEN_LIST: ReadonlyMap<SourceId, () => Entry> = new Map<SourceId, () => Entry>([
+  ["rpiv-todo", () => todoResult({ tasks: [task({ id: 1, subject: "Write the parser" }), task({ id: 2, subject: "Write the tests" })] })],
+  ["ian-pascoe-pi-todo", () => ianState([{ id: 1, title: "a", status: "pending" }, { id: 2, title: "b", status: "active" }])],
+  ["pi-example-todo", () => exampleResult([{ id: 1, text: "a", done: false }, { id: 2, text: "b", done: false }])],
+  ["quangthai-pi-todo", () => quangthaiState([{ content: "a", status: "pending" }, { content: "b", status: "in_progress" }])],
+  ["criogaid-pi-todos", () => criogaidResult([{ content: "a", status: "pending" }, { content: "b", status: "pending" }])],
+  ["criogaid-pi-todos-tasks", () => criogaidTasksState([{ id: "1", subject: "a", status: "pending" }, { id: "2", subject: "b", status: "in_progress" }])],
+  ["zhushanwen-pi-todo", () => zhushanwenTodos([{ id: 1, text: "a", status: "pending" }, { id: 2, text: "b", status: "in_progress" }], "update")],
+  ["plan-mode", () => planEntry({ enabled: false, executing: true, todos: [{ step: 1, text: "a", completed: false }, { step: 2, text: "b", completed: false }] })],
+]);
+
+/** Per source that can say it holds no list: the entries that say so, and its other states. */
+const NO_LIST: ReadonlyMap<SourceId, { none: readonly (() => Entry)[]; others: readonly (() => Entry)[] }> = new Map([
+  ["plan-mode", {
+    none: [() => planEntry({ enabled: false, todos: [], executing: false }), () => planEntry({ enabled: false })],
+    others: [() => planEntry({ enabled: true, todos: [], executing: false }), () => planEntry({ enabled: false, executing: true, todos: [{ step: 1, text: "x", completed: false }] })],
+  }],
+]);
+
+/** Every interleaving of `a` and `b` that keeps the order within each. */
+function interleavings<T>(a: readonly T[], b: readonly T[]): T[][] {
+  if (a.length === 0) return [[...b]];
+  if (b.length === 0) return [[...a]];
+  const [headA, ...restA] = a as [T, ...T[]];
+  const [headB, ...restB] = b as [T, ...T[]];
+  return [...interleavings(restA, b).map((rest) => [headA, ...rest]), ...interleavings(a, restB).map((rest) => [headB, ...rest])];
+}
+
+/** The list a branch reads as, by a full read and entry by entry through the incremental reader (they must agree). */
+function readBoth(entries: Entry[]): TodoList | undefined {
+  const branch = chainEntries(...entries);
+  const full = readSnapshot(branch).list;
+  const session = createSession<Entry>([], "pairs");
+  const reader = createBranchReader();
+  for (const entry of branch) {
+    session.append(entry);
+    reader.read(session);
+  }
+  assert.deepEqual(reader.read(session).snapshot.list, full, "incremental and full reads agree");
+  return full;
+}
+
+test("sources: every source that keeps its list on the branch has an open-list sample, every source that can say it holds no list has its no-list states", () => {
+  for (const source of SOURCES) {
+    if (source.id !== "tintinweb-pi-tasks") assert.ok(OPEN_LIST.has(source.id), source.id);
+    assert.equal(NO_LIST.has(source.id), source.saysNoList === true, source.id);
+  }
+  for (const [id, make] of OPEN_LIST) assert.equal(readList(make())?.source, id);
+  for (const [id, states] of NO_LIST) for (const make of states.none) assert.equal(readList(make())?.none, true, id);
+});
+
+test("property: a source's 'I have no list' never hides another source's list, over every pair of sources and every order of their entries, the human message anywhere", () => {
+  let cases = 0;
+  type Step = { readonly make: () => Entry; readonly role: "none" | "quiet" | "other" };
+  for (const [quiet, states] of NO_LIST) {
+    const none = (index: number): Step => ({ make: states.none[index] as () => Entry, role: "none" });
+    const state = (index: number): Step => ({ make: states.others[index] as () => Entry, role: "quiet" });
+    for (const [other, makeList] of OPEN_LIST) {
+      if (other === quiet) continue;
+      // The quiet source's own history (its other states, then "no list"), interleaved with the other source's list.
+      for (const own of [[none(0)], [state(0), none(0)], [state(1), none(1)], [none(1), state(0), none(0)]]) {
+        for (const order of interleavings<Step>(own, [{ make: makeList, role: "other" }])) {
+          for (let at = 0; at <= order.length; at++) {
+            const entries = order.map((step) => step.make());
+            entries.splice(at, 0, humanMessage("go"));
+            const list = readBoth(entries);
+            const roles = order.map((step) => step.role);
+            // The other source's list shows unless a state of the quiet source that is not "no list" is newer still.
+            const expected = roles.lastIndexOf("quiet") > Math.max(roles.indexOf("other"), roles.lastIndexOf("none")) ? quiet : other;
+            assert.equal(list?.source, expected, `${quiet} / ${other}: ${roles.join(", ")}, human message at ${at}`);
+            if (expected === other) assert.equal(listState(readSnapshot(chainEntries(...entries)), true).kind, "list");
+            cases++;
+          }
+        }
+      }
+    }
+  }
+  assert.ok(cases > 100, `${cases} cases`);
+});
+
+test("plan-mode switched off or never started holds no list at all: not 'the list was emptied'", () => {
+  for (const make of NO_LIST.get("plan-mode")?.none ?? []) {
+    const snapshot = readSnapshot(chainEntries(humanMessage("go"), make()));
+    assert.equal(snapshot.list, undefined);
+    assert.notDeepEqual(listState(snapshot, true), { kind: "none", why: "emptied" });
+    assert.deepEqual(listState(snapshot, false), { kind: "none", why: "no-tool" });
+  }
+  const executed = readSnapshot(chainEntries(humanMessage("go"), OPEN_LIST.get("plan-mode")?.() as Entry, planEntry({ enabled: false, todos: [], executing: false })));
+  assert.equal(executed.list, undefined, "off ends plan-mode's own steps");
+});

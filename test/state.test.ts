@@ -185,7 +185,6 @@ const FIXTURE_TABLE: readonly FixtureExpect[] = [
     anchor: "c50001",
   },
   { file: "plan-mode/harness-executing.branch.json", source: "plan-mode", tool: "[DONE:n]", open: ["README section"], total: 3, anchor: "8b923e53" },
-  { file: "plan-mode/harness-finished.branch.json", source: "plan-mode", tool: "[DONE:n]", open: "emptied", total: 0, anchor: "92b5d4e7" },
   { file: "rpiv-todo/synthetic-nredd-batch.branch.json", source: "rpiv-todo", tool: "todo", open: [], total: 1, anchor: "a30001" },
   { file: "zhushanwen-pi-todo/port-cleared.branch.json", source: "zhushanwen-pi-todo", tool: "todo", open: "emptied", total: 0, anchor: "9b8528e3" },
   { file: "zhushanwen-pi-todo/port-deleted-all.branch.json", source: "zhushanwen-pi-todo", tool: "todo", open: "emptied", total: 0, anchor: "1b6af935" },
@@ -227,6 +226,7 @@ test("reader: the fixture table covers every fixture file (the rejected-calls ex
   const own = [
     "rpiv-todo/harness-rejected-calls.entries.json",
     "plan-mode/harness-planning.branch.json",
+    "plan-mode/harness-finished.branch.json",
     "rpiv-todo/harness-codemode-update.branch.json",
     "tintinweb-pi-tasks/port-open-tasks.branch.json",
   ];
@@ -279,6 +279,13 @@ test("reader: fixture plan-mode/harness-planning (pi's real plan-mode, steps ext
   assert.equal(snapshot.list?.planning, true);
   assert.equal(openCount(snapshot.list), 0);
   assert.deepEqual(listState(snapshot, true), { kind: "planning", source: "plan-mode" });
+});
+
+test("reader: fixture plan-mode/harness-finished (pi's real plan-mode saved the finished plan as off) holds no list at all, not an emptied one", () => {
+  const snapshot = readSnapshot(fixture("plan-mode/harness-finished.branch.json"));
+  assert.equal(snapshot.list, undefined);
+  assert.equal(snapshot.anchor, "92b5d4e7");
+  assert.deepEqual(listState(snapshot, false), { kind: "none", why: "no-tool" });
 });
 
 test("reader: fixture rpiv-todo/harness-codemode-update (a todo call from a codemode script) leaves the rpiv-todo list out of date", () => {

@@ -45,7 +45,7 @@ test("reason English: every reason kind reads exactly as SPEC §4 lists it", () 
     ],
     [{ kind: "limit", limit: "maxMinutes", used: 1, max: 1, open: 1, stale: 0 }, "stopped: time limit reached (1 of 1 minute since your message), 1 task still open"],
     [{ kind: "requested", started: true }, "continuing at your request"],
-    [{ kind: "requested", started: false }, "resumed: the agent is busy, so the loop goes on when it next stops"],
+    [{ kind: "requested", started: false }, "the agent is busy: the loop continues as soon as its current run ends"],
     [{ kind: "cannot-continue", why: "nothing-open" }, "not continuing: no task is open"],
     [{ kind: "cannot-continue", why: "kill-switch" }, "not continuing: the kill switch is on"],
     [{ kind: "cannot-continue", why: "out-of-date" }, "not continuing: the todo list is out of date; the model has to read it with its todo tool first"],

@@ -7,8 +7,9 @@
  *
  * - executing: the steps are the list; a step is open until completed.
  * - planning (enabled, not executing): read-only planning, never tasks to continue (`planning: true`).
- * - off (neither): no plan. A finished plan and a toggled-off one both save `todos: []`, so off is a
- *   cleared list.
+ * - off (neither): no plan. A finished plan and a toggled-off one both save `todos: []`. Off holds no
+ *   list at all (`none: true`): it ends plan-mode's own steps, but it is not "the list was emptied" and
+ *   never hides another tool's list.
  */
 import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
 import { customData, isRecord, readItems } from "./types.ts";
@@ -49,7 +50,7 @@ export function readPlanMode(entry: SessionEntryLike): TodoList | undefined {
   if (!steps) return undefined;
   if (executing === true) return list(steps);
   if (enabled) return list([], true);
-  return list([]);
+  return { source: "plan-mode", tool: PLAN_MODE_CONVENTION, tasks: [], none: true };
 }
 
 // ---- closing steps from a reply, by plan-mode's own rules (utils.ts) ----------------------------------
@@ -115,4 +116,5 @@ export const planMode: TodoSource = {
   classify(_result: ToolResultLike): CallKind | undefined {
     return undefined;
   },
+  saysNoList: true,
 };

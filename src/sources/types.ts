@@ -31,6 +31,11 @@ export interface TodoList {
   readonly tasks: readonly Task[];
   /** pi's plan-mode while it is only planning (read-only): the loop never continues on it. */
   readonly planning?: boolean;
+  /**
+   * The source holds no list at all (pi's plan-mode switched off or never started): it ends that
+   * source's own list, but never hides another source's list. `tasks` is empty.
+   */
+  readonly none?: true;
 }
 
 /** What one successful todo call did, for the "list emptied" warnings. */
@@ -68,6 +73,11 @@ export interface TodoSource {
   applyReply?(list: TodoList, reply: string): TodoList;
   /** What a successful tool result of this source did, or undefined when it is not this source's. */
   classify(result: ToolResultLike): CallKind | undefined;
+  /**
+   * Whether this source can say it holds no list at all (`TodoList.none`, plan-mode off). A list of a
+   * source that cannot is never uncovered again: nothing older can show through it.
+   */
+  readonly saysNoList?: boolean;
 }
 
 export type UnknownRecord = { readonly [key: string]: unknown };

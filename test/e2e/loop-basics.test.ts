@@ -42,7 +42,8 @@ test("plain chat without a todo list: no marker, no stop record, nothing announc
     assert.deepEqual(markerDetails(entries), []);
     assert.deepEqual(stopReasons(entries), []);
     assert.deepEqual(loopNotifies(rpc.notifies), []);
-    assert.deepEqual(rpc.statuses.filter((status) => status.key === "todo-loop"), []);
+    // session_start clears the footer (a client may keep an earlier session's); nothing is ever shown.
+    assert.deepEqual(rpc.statuses.filter((status) => status.key === "todo-loop"), [{ key: "todo-loop", text: undefined }]);
     const [status] = await rpc.command("status");
     assert.match(status?.message ?? "", /tasks open: none — the todo tool has not been used on this branch/);
     checkInvariants(box, { script });

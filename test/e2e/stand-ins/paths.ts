@@ -26,3 +26,5 @@ export const QUANGTHAI_TODO = join(here, "quangthai-todo.ts");
 export const ZHUSHANWEN_TODO = join(here, "zhushanwen-todo.ts");
 /** @tintinweb/pi-tasks' persistence (Task* tools without details, the list in a task file), exactly. */
 export const TINTINWEB_TASKS = join(here, "tintinweb-tasks.ts");
+/** An `agent_before_settle` handler that holds the end of every run for two seconds. */
+export const SLOW_SETTLE = join(here, "slow-settle.ts");
