@@ -8,6 +8,7 @@
 import type { Limits } from "./config.ts";
 import type { CallKind, SourceId } from "./sources/index.ts";
 import type { TurnOutcome } from "./pi.ts";
+import type { ReplyFacts } from "./reply.ts";
 
 export type NoListWhy = "no-tool" | "unused" | "unreadable" | "emptied";
 /** Why the list is out of date: a change made through a codemode script, or one in a shape not read. */
@@ -45,10 +46,14 @@ export type Reason =
   | { readonly kind: "requested"; readonly started: boolean }
   | { readonly kind: "cannot-continue"; readonly why: "nothing-open" | "kill-switch" | "out-of-date" }
   | { readonly kind: "queued" }
-  | { readonly kind: "other-extension" };
+  | { readonly kind: "other-extension" }
+  /** That many replies in a row made no progress (SPEC §4.10, busy but stuck). */
+  | { readonly kind: "stuck"; readonly replies: number; readonly open: number }
+  /** That many replies in a row had the same fingerprint. */
+  | { readonly kind: "repeat"; readonly replies: number; readonly open: number };
 
 /** The kind a stop record carries (SPEC §4.13). */
-export type StopKind = "clear" | "no-list" | "limit" | "idle" | "waiting" | "question" | "out-of-reach" | "out-of-date" | "outcome";
+export type StopKind = "clear" | "no-list" | "limit" | "idle" | "stuck" | "repeat" | "waiting" | "question" | "out-of-reach" | "out-of-date" | "outcome" | "earlier" | "verify-failed" | "verify-error";
 
 /** The stop this run ends with if pi settles without going on. */
 export interface PendingStop {
@@ -76,6 +81,11 @@ export interface Memory {
   readonly announced: readonly string[];
   readonly pending: PendingStop | undefined;
   readonly last: Reason;
+  /** Replies in a row without progress (SPEC §4.10). */
+  readonly stuck: number;
+  /** Fingerprint of the last reply, and how many replies in a row had it. */
+  readonly fp: string | undefined;
+  readonly repeats: number;
 }
 
 /** What the branch says about the loop under its newest human message (SPEC §4.14). */
@@ -89,6 +99,9 @@ export interface BranchFacts {
   readonly paused: boolean;
   readonly hadWork: boolean;
   readonly announced: readonly string[];
+  readonly stuck: number;
+  readonly fp: string | undefined;
+  readonly repeats: number;
 }
 
 export type ListState =
@@ -120,6 +133,8 @@ export interface TurnFacts {
   readonly vanished: readonly string[];
   /** The question the reply ends with (already sanitised), if it ends with one. */
   readonly question: string | undefined;
+  /** What the reply this settle ends did (a settle only); undefined when the branch does not say. */
+  readonly reply: ReplyFacts | undefined;
 }
 
 /** Which tools the model can reach: the active set and every registered tool's exposure. */
@@ -160,6 +175,11 @@ export interface MarkerDetails {
   readonly idle: number;
   /** Replies since the list last changed. */
   readonly stale: number;
+  /** Replies in a row without progress, this one included. */
+  readonly stuck: number;
+  /** This reply's fingerprint (null when unknown), and how many replies in a row had it. */
+  readonly fp: string | null;
+  readonly repeats: number;
 }
 
 /** A marker to append: its details plus the tool the nudge names (undefined: plan-mode's convention). */
@@ -210,6 +230,9 @@ export function freshMemory(anchor: string, paused = false): Memory {
     announced: [],
     pending: undefined,
     last: NOTHING,
+    stuck: 0,
+    fp: undefined,
+    repeats: 0,
   };
 }
 
@@ -233,6 +256,9 @@ export function align(memory: Memory | undefined, branch: BranchFacts, branchSwi
     announced: branch.announced,
     pending: undefined,
     last: sameAnchor ? memory.last : NOTHING,
+    stuck: branch.stuck,
+    fp: branch.fp,
+    repeats: branch.repeats,
   };
 }
 
@@ -246,7 +272,7 @@ export function limitReached(
   limits: Limits,
   spend: DecideInput["spend"],
   open: number,
-): Extract<Reason, { kind: "limit" | "idle" }> | undefined {
+): Extract<Reason, { kind: "limit" | "idle" | "stuck" | "repeat" }> | undefined {
   const stale = memory.staleSettles;
   const reached = (limit: LimitKey, used: number, max: number | null): Extract<Reason, { kind: "limit" }> | undefined =>
     max !== null && used >= max ? { kind: "limit", limit, used, max, open, stale } : undefined;
@@ -257,7 +283,9 @@ export function limitReached(
     (spend.minutes === undefined ? undefined : reached("maxMinutes", spend.minutes, limits.maxMinutes)) ??
     (limits.maxIdleReplies !== null && memory.settleRun >= limits.maxIdleReplies
       ? { kind: "idle", replies: memory.settleRun, open }
-      : undefined)
+      : undefined) ??
+    (limits.maxRepeats !== null && memory.repeats >= limits.maxRepeats ? { kind: "repeat", replies: memory.repeats, open } : undefined) ??
+    (limits.maxStuckReplies !== null && memory.stuck >= limits.maxStuckReplies ? { kind: "stuck", replies: memory.stuck, open } : undefined)
   );
 }
 
@@ -276,6 +304,8 @@ export function stopKind(reason: Reason): StopKind | undefined {
     case "no-list":
     case "limit":
     case "idle":
+    case "stuck":
+    case "repeat":
     case "out-of-reach":
     case "out-of-date":
     case "outcome":
@@ -327,9 +357,29 @@ function markerFor(memory: Memory, list: Extract<ListState, { kind: "list" }>, l
     hint,
     idle: memory.settleRun,
     stale: memory.staleSettles,
+    stuck: memory.stuck,
+    fp: memory.fp ?? null,
+    repeats: memory.repeats,
     tool: list.tool,
     source: list.source,
   };
+}
+
+/**
+ * The busy-but-stuck counts after a settle (SPEC §4.10): replies in a row without progress (a changed
+ * list is progress too), and replies in a row with the same fingerprint. A reply the branch says nothing
+ * about counts as progress with a fingerprint of its own: these brakes never guess (the others still apply).
+ */
+export function countReply(memory: Memory, reply: ReplyFacts | undefined, listChanged: boolean): Pick<Memory, "stuck" | "fp" | "repeats"> {
+  if (reply === undefined) return { stuck: 0, fp: undefined, repeats: 0 };
+  const stuck = listChanged || reply.progress ? 0 : memory.stuck + 1;
+  const repeats = memory.fp !== undefined && reply.fingerprint === memory.fp ? memory.repeats + 1 : 1;
+  return { stuck, fp: reply.fingerprint, repeats };
+}
+
+/** The hint is due on the continuation one reply before a count brake stops the loop. */
+function nearBrake(count: number, max: number | null): boolean {
+  return max !== null && max > 1 && count === max - 1;
 }
 
 /** The turn_end decision (SPEC §4, items 3–12). The kill switch is checked before this is called. */
@@ -378,8 +428,9 @@ export function decide(input: DecideInput): Decision {
     signature: list.signature,
     staleSettles: progress ? 0 : memory.staleSettles + 1,
     settleRun,
+    ...countReply(memory, turn.reply, progress),
   };
-  const hint = settleRun === 2 && !progress;
+  const hint = (settleRun === 2 && !progress) || nearBrake(memory.stuck, limits.maxStuckReplies) || nearBrake(memory.repeats, limits.maxRepeats);
 
   const limit = limitReached(memory, limits, input.spend, open);
   if (limit) return stopWith(memory, limit, open, "warning");

@@ -76,6 +76,9 @@ export function branchFacts(snapshot: Snapshot): BranchFacts {
     paused: snapshot.paused,
     hadWork: snapshot.hadWork,
     announced: snapshot.announced,
+    stuck: snapshot.stuck,
+    fp: snapshot.fp,
+    repeats: snapshot.repeats,
   };
 }
 

@@ -16,6 +16,8 @@ import { stopKey, WAIT_KEYS } from "./loop.ts";
 import type { StopKind } from "./loop.ts";
 import { isRecord } from "./sources/types.ts";
 import type { UnknownRecord } from "./sources/types.ts";
+import { EMPTY_TRACK, trackAssistant, trackHumanMessage, trackResult } from "./reply.ts";
+import type { ReplyTrack } from "./reply.ts";
 
 export const MARKER_TYPE = "todo-loop:continue";
 export const STOP_TYPE = "todo-loop:stop";
@@ -59,6 +61,12 @@ export interface Snapshot {
   readonly unreadTodoResults: boolean;
   /** Number of entries on the branch. */
   readonly length: number;
+  /** What the current reply did so far, the reply the newest assistant message ended, and what was read under the anchor. */
+  readonly reply: ReplyTrack;
+  /** Recorded by the newest marker since the anchor (or a reset): replies in a row without progress, the last reply's fingerprint, and how many in a row had it. */
+  readonly stuck: number;
+  readonly fp: string | undefined;
+  readonly repeats: number;
 }
 
 export const EMPTY_SNAPSHOT: Snapshot = {
@@ -81,6 +89,10 @@ export const EMPTY_SNAPSHOT: Snapshot = {
   todoToolUsed: false,
   unreadTodoResults: false,
   length: 0,
+  reply: EMPTY_TRACK,
+  stuck: 0,
+  fp: undefined,
+  repeats: 0,
 };
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -147,7 +159,7 @@ function blockReason(message: UnknownRecord): string | undefined {
   return details.reason;
 }
 
-const STOP_KINDS: ReadonlySet<string> = new Set<StopKind>(["clear", "no-list", "limit", "idle", "waiting", "question", "out-of-reach", "out-of-date", "outcome"]);
+const STOP_KINDS: ReadonlySet<string> = new Set<StopKind>(["clear", "no-list", "limit", "idle", "stuck", "repeat", "waiting", "question", "out-of-reach", "out-of-date", "outcome", "earlier", "verify-failed", "verify-error"]);
 
 /** Records written before stop kinds existed are known by their reason's wording. */
 const LEGACY_STOPS: readonly (readonly [RegExp, StopKind, string?])[] = [
@@ -211,10 +223,15 @@ function onHumanMessage(state: Mutable<Snapshot>, entry: SessionEntryLike, index
   state.waiting = undefined;
   state.announced = [];
   state.hadWork = openCount(state.list) > 0;
+  state.reply = trackHumanMessage();
+  state.stuck = 0;
+  state.fp = undefined;
+  state.repeats = 0;
 }
 
 function onToolResult(state: Mutable<Snapshot>, entry: SessionEntryLike, message: UnknownRecord): void {
   state.idle = 0;
+  state.reply = trackResult(state.reply, message);
   const reason = blockReason(message);
   if (reason !== undefined) state.waiting = { reason, asked: false };
   if (madeThroughCodemode(message, state.list)) state.outOfDate = "codemode";
@@ -241,6 +258,9 @@ function onMarker(state: Mutable<Snapshot>, entry: SessionEntryLike): void {
   state.round = count(details.round) ?? state.round + 1;
   state.idle = count(details.idle) ?? 1;
   state.stale = count(details.stale) ?? 0;
+  state.stuck = count(details.stuck) ?? 0;
+  state.fp = typeof details.fp === "string" && details.fp !== "" ? details.fp : undefined;
+  state.repeats = count(details.repeats) ?? 0;
   state.markerSignature = state.list ? signature(state.list) : undefined;
   // The loop only continues once a wait is over: a marker after it means it was lifted.
   state.waiting = undefined;
@@ -263,6 +283,9 @@ function onControl(state: Mutable<Snapshot>, action: ControlAction): void {
     state.stale = 0;
     state.markerSignature = undefined;
     state.announced = [];
+    state.stuck = 0;
+    state.fp = undefined;
+    state.repeats = 0;
   }
 }
 
@@ -280,6 +303,7 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
       state.cost += spent.cost;
       state.replyTime = timeOf(entry) ?? state.replyTime;
       state.listAtLastReply = state.list;
+      state.reply = trackAssistant(state.reply, message);
       const apply = state.list && !state.outOfDate ? sourceOf(state.list.source)?.applyReply : undefined;
       if (apply && state.list) state.list = apply(state.list, replyWithThinking(message));
       return;

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import todoLoop from "../src/index.ts";
 import type { ContextLike, ModeLike, ToolResultValue, TurnEndEventLike, TurnEndResultLike } from "../src/pi.ts";
 import { nudgeText } from "../src/text.ts";
+import { callPart, foldFingerprint, textPart } from "../src/progress.ts";
 import {
   assistant,
   blockResult,
@@ -198,7 +199,24 @@ function roundOf(result: TurnEndResultLike | undefined): unknown {
 }
 
 /** The full details of a marker with two tasks open of two under u1, no cap. */
-function markerDetails(overrides: { round: number; hint?: boolean; idle?: number; stale?: number; anchor?: string; open?: number; total?: number; cap?: number | null }) {
+/** The fingerprint of the harness's plain reply ("Stopping here.", no tool call). */
+const PLAIN_FP = foldFingerprint("", textPart(["Stopping here."]));
+/** The fingerprint of the first reply after `planned()`: the todo result (its call is not on the branch), then the plain text. */
+const FIRST_FP = foldFingerprint(foldFingerprint("", callPart("todo", "?", false)), textPart(["Stopping here."]));
+
+function markerDetails(overrides: {
+  round: number;
+  hint?: boolean;
+  idle?: number;
+  stale?: number;
+  anchor?: string;
+  open?: number;
+  total?: number;
+  cap?: number | null;
+  stuck?: number;
+  fp?: string;
+  repeats?: number;
+}) {
   return {
     v: 1,
     round: overrides.round,
@@ -209,6 +227,9 @@ function markerDetails(overrides: { round: number; hint?: boolean; idle?: number
     hint: overrides.hint ?? false,
     idle: overrides.idle ?? 1,
     stale: overrides.stale ?? 0,
+    stuck: overrides.stuck ?? 0,
+    fp: overrides.fp ?? PLAIN_FP,
+    repeats: overrides.repeats ?? 1,
   };
 }
 
@@ -253,7 +274,7 @@ test("turn_end: a settle with open tasks returns [...event.entries, marker] and 
         customType: "todo-loop:continue",
         content: nudgeText("todo", false),
         display: true,
-        details: markerDetails({ round: 1 }),
+        details: markerDetails({ round: 1, fp: FIRST_FP }),
       },
     ],
     continue: true,
@@ -271,8 +292,8 @@ test("turn_end: with transcript false in the config the marker has display: fals
 test("turn_end: the marker details carry v, round, anchor, open, total, cap, hint, idle and stale", async (t) => {
   writeConfig(t, { maxRounds: 12 });
   const h = harness({ branch: planned([task({ id: 1 }), task({ id: 2 }), task({ id: 3, status: "completed" })]) });
-  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 1, open: 2, total: 3, cap: 12 }));
-  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 2, open: 2, total: 3, cap: 12, hint: true, idle: 2, stale: 1 }));
+  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 1, open: 2, total: 3, cap: 12, fp: FIRST_FP }));
+  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 2, open: 2, total: 3, cap: 12, hint: true, idle: 2, stale: 1, stuck: 1 }));
 });
 
 test("turn_end: the marker content names no task and no counter", async () => {
@@ -309,16 +330,16 @@ test("turn_end: a second settle without progress continues with round 2 and the 
   const h = harness();
   await h.settleWith();
   const second = await h.settleWith();
-  assert.deepEqual(details(second), markerDetails({ round: 2, hint: true, idle: 2, stale: 1 }));
+  assert.deepEqual(details(second), markerDetails({ round: 2, hint: true, idle: 2, stale: 1, stuck: 1 }));
   assert.equal(markerOf(second).content, nudgeText("todo", true));
 });
 
 test("turn_end: with maxIdleReplies off, the third settle without progress continues with round 3 and no hint", async (t) => {
-  writeConfig(t, { maxIdleReplies: null });
+  writeConfig(t, { maxIdleReplies: null, maxStuckReplies: null, maxRepeats: null });
   const h = harness();
   await h.settleWith();
   await h.settleWith();
-  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 3, idle: 3, stale: 2 }));
+  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 3, idle: 3, stale: 2, stuck: 2, repeats: 2 }));
 });
 
 test("turn_end: the third reply in a row without a tool call stops the loop (maxIdleReplies 3), recorded as idle when the run ends", async () => {
@@ -337,7 +358,8 @@ test("turn_end: a tool turn between replies starts the count of replies without 
   await h.settleWith();
   await h.settleWith();
   await h.toolsWith([bashResult()]);
-  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 3, idle: 1, stale: 2 }));
+  const afterBash = foldFingerprint(foldFingerprint("", callPart("bash", "?", false)), textPart(["Stopping here."]));
+  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 3, idle: 1, stale: 2, fp: afterBash }));
 });
 
 test("turn_end: a tool turn returns nothing (pi continues after it anyway)", async () => {
@@ -675,7 +697,7 @@ test("turn_end: after /tree navigation the rounds spent on the abandoned branch 
   await h.settleWith();
   assert.equal(await h.settleWith(), undefined, "the limit is reached on this branch");
   h.session.moveTo("t1");
-  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 1, cap: 2 }));
+  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 1, cap: 2, fp: FIRST_FP }));
 });
 
 test("turn_end: spend since the anchor counts toward maxTokens", async (t) => {
@@ -1092,6 +1114,8 @@ test("/todoloop status: mode, continuations, replies, replies without work, task
     "continuations for this message: 1 (no limit)",
     "replies since the list last changed: 0",
     "replies in a row without work: 1 of 3",
+    "replies without progress: 0 of 5",
+    "the same reply in a row: 1 of 3",
     "tasks open: 2 of 2 (rpiv-todo)",
     "spend since your message: 1,100 tokens (no limit), $0.0110 (no limit), 0 minutes (no limit)",
     "counting from: message u1",
@@ -1181,7 +1205,7 @@ test("/todoloop continue with open tasks and an idle agent sends one marker with
   assert.deepEqual(h.takeNotes(), [{ message: "todo loop: continuing at your request", type: "info" }]);
   assert.deepEqual(h.pi.sent, [
     {
-      message: { customType: "todo-loop:continue", content: nudgeText("todo", false), display: true, details: markerDetails({ round: 2, idle: 1, stale: 0 }) },
+      message: { customType: "todo-loop:continue", content: nudgeText("todo", false), display: true, details: markerDetails({ round: 2, idle: 1, stale: 0, fp: FIRST_FP }) },
       options: { triggerTurn: true },
     },
   ]);

@@ -16,7 +16,7 @@ const LIST: ListState = { kind: "list", open: 2, total: 3, signature: "sig-a", s
 const CLEAR: ListState = { kind: "list", open: 0, total: 3, signature: "sig-done", source: "rpiv-todo", tool: "todo" };
 const EMPTIED: ListState = { kind: "none", why: "emptied" };
 /** Every limit off, the idle-reply brake included: rows about other rules are not cut short by it. */
-const NO_LIMITS: Limits = { maxRounds: null, maxTokens: null, maxCost: null, maxMinutes: null, maxIdleReplies: null };
+const NO_LIMITS: Limits = { maxRounds: null, maxTokens: null, maxCost: null, maxMinutes: null, maxIdleReplies: null, maxStuckReplies: null, maxRepeats: null };
 const TODO_ACTIVE: ToolFacts = { active: ["todo", "read"], registered: [{ name: "todo", exposure: "direct" }, { name: "read", exposure: "direct" }] };
 
 function memory(overrides: Partial<Memory> = {}): Memory {
@@ -39,16 +39,19 @@ function branch(overrides: Partial<BranchFacts> = {}): BranchFacts {
     paused: false,
     hadWork: false,
     announced: [],
+    stuck: 0,
+    fp: undefined,
+    repeats: 0,
     ...overrides,
   };
 }
 
 function settleTurn(overrides: Partial<TurnFacts> = {}): TurnFacts {
-  return { outcome: "completed", toolResults: 0, todoOnly: false, calls: [], openBefore: 2, vanished: [], question: undefined, ...overrides };
+  return { outcome: "completed", toolResults: 0, todoOnly: false, calls: [], openBefore: 2, vanished: [], question: undefined, reply: undefined, ...overrides };
 }
 
 function toolTurn(overrides: Partial<TurnFacts> = {}): TurnFacts {
-  return { outcome: "completed", toolResults: 1, todoOnly: true, calls: ["other"], openBefore: 2, vanished: [], question: undefined, ...overrides };
+  return { outcome: "completed", toolResults: 1, todoOnly: true, calls: ["other"], openBefore: 2, vanished: [], question: undefined, reply: undefined, ...overrides };
 }
 
 function limits(overrides: Partial<Limits> = {}): Limits {
@@ -778,7 +781,7 @@ test("align: a new anchor takes every counter, the wait and the pause from the b
 });
 
 test("align: with no memory, counters, wait, pause, hadWork and the stops announced come from the branch", () => {
-  const facts = branch({ round: 4, idle: 2, stale: 3, signature: "sig-a", waiting: { reason: "which one?", asked: true }, paused: true, hadWork: true, announced: ["clear"] });
+  const facts = branch({ round: 4, idle: 2, stale: 3, signature: "sig-a", waiting: { reason: "which one?", asked: true }, paused: true, hadWork: true, announced: ["clear"], stuck: 3, fp: "fp-x", repeats: 2 });
   const aligned = align(undefined, facts, false);
   assert.deepEqual(aligned, {
     anchor: ANCHOR,
@@ -792,6 +795,9 @@ test("align: with no memory, counters, wait, pause, hadWork and the stops announ
     announced: ["clear"],
     pending: undefined,
     last: { kind: "none" },
+    stuck: 3,
+    fp: "fp-x",
+    repeats: 2,
   });
 });
 

@@ -35,6 +35,7 @@ import type {
 } from "../src/loop.ts";
 import type { Limits } from "../src/config.ts";
 import type { CallKind, SourceId } from "../src/sources/index.ts";
+import type { ReplyFacts } from "../src/reply.ts";
 import { createBranchReader, readSnapshot } from "../src/state.ts";
 import type { BranchChange, Snapshot } from "../src/state.ts";
 import type { ModeLike, TurnOutcome } from "../src/pi.ts";
@@ -142,7 +143,19 @@ function genBranch(rng: Random, anchor: string): BranchFacts {
     paused: rng.chance(0.15),
     hadWork: rng.chance(0.5),
     announced: genAnnounced(rng),
+    stuck: rng.int(0, 6),
+    fp: rng.chance(0.4) ? undefined : rng.pick(FINGERPRINTS),
+    repeats: rng.int(0, 4),
   };
+}
+
+/** Fingerprints of replies: few, so identical replies in a row are common. */
+const FINGERPRINTS: readonly string[] = ["fp-a", "fp-b", "fp-c"];
+
+/** What a settle's reply did: mostly known, often no progress, often the same as the one before. */
+function genReply(rng: Random): ReplyFacts | undefined {
+  if (rng.chance(0.03)) return undefined;
+  return { progress: rng.chance(0.35), fingerprint: rng.chance(0.6) ? "fp-a" : rng.pick(FINGERPRINTS) };
 }
 
 function genTurn(rng: Random, toolResults: number = rng.chance(0.5) ? 0 : rng.int(1, 4)): TurnFacts {
@@ -154,6 +167,7 @@ function genTurn(rng: Random, toolResults: number = rng.chance(0.5) ? 0 : rng.in
     openBefore: rng.int(0, 5),
     vanished: Array.from({ length: rng.int(0, 2) }, () => text(rng, 6)),
     question: rng.chance(0.2) ? rng.pick(QUESTIONS) : undefined,
+    reply: genReply(rng),
   };
 }
 
@@ -198,6 +212,8 @@ function genLimits(rng: Random): Limits {
     maxCost: rng.chance(0.7) ? null : rng.int(1, 500) / 100,
     maxMinutes: rng.chance(0.7) ? null : rng.int(1, 120) / 2,
     maxIdleReplies: rng.chance(0.4) ? null : rng.int(1, 8),
+    maxStuckReplies: rng.chance(0.3) ? null : rng.int(1, 8),
+    maxRepeats: rng.chance(0.3) ? null : rng.int(1, 6),
   };
 }
 
@@ -224,10 +240,20 @@ function genInput(rng: Random, overrides: Partial<DecideInput> = {}): DecideInpu
 }
 
 /** The state in force for this turn, by SPEC §4.14: memory for the same anchor on the same branch, else the branch's. */
-function effective(input: DecideInput): Pick<Memory, "round" | "paused" | "waiting" | "staleSettles" | "settleRun" | "signature"> {
+function effective(input: DecideInput): Pick<Memory, "round" | "paused" | "waiting" | "staleSettles" | "settleRun" | "signature" | "stuck" | "fp" | "repeats"> {
   const { memory, branch } = input;
   if (memory && memory.anchor === branch.anchor && !input.branchSwitched) return memory;
-  return { round: branch.round, paused: branch.paused, waiting: branch.waiting, staleSettles: branch.stale, settleRun: branch.idle, signature: branch.signature };
+  return {
+    round: branch.round,
+    paused: branch.paused,
+    waiting: branch.waiting,
+    staleSettles: branch.stale,
+    settleRun: branch.idle,
+    signature: branch.signature,
+    stuck: branch.stuck,
+    fp: branch.fp,
+    repeats: branch.repeats,
+  };
 }
 
 function run(input: DecideInput): Decision {
@@ -248,11 +274,18 @@ test(`decide() continues exactly on a completed settle with open tasks in reach,
     // A reply that changed the list did something: the count of replies without work starts again.
     const progressed = list.kind === "list" && list.signature !== now.signature;
     const settleRun = progressed ? 1 : now.settleRun + 1;
+    // SPEC §4.10 busy but stuck, written out: a reply the branch says nothing about is progress with a fingerprint of its own.
+    const { reply } = turn;
+    const stuck = reply === undefined || progressed || reply.progress ? 0 : now.stuck + 1;
+    const repeats = reply === undefined ? 0 : now.fp !== undefined && reply.fingerprint === now.fp ? now.repeats + 1 : 1;
+    const near = (count: number, max: number | null) => max !== null && max > 1 && count === max - 1;
     const atLimit = (limits.maxRounds !== null && now.round >= limits.maxRounds)
       || (limits.maxTokens !== null && spend.tokens >= limits.maxTokens)
       || (limits.maxCost !== null && spend.cost >= limits.maxCost)
       || (limits.maxMinutes !== null && spend.minutes !== undefined && spend.minutes >= limits.maxMinutes)
-      || (limits.maxIdleReplies !== null && settleRun >= limits.maxIdleReplies);
+      || (limits.maxIdleReplies !== null && settleRun >= limits.maxIdleReplies)
+      || (limits.maxRepeats !== null && repeats >= limits.maxRepeats)
+      || (limits.maxStuckReplies !== null && stuck >= limits.maxStuckReplies);
     const asked = input.stopOnQuestion && turn.question !== undefined;
     const expected = turn.toolResults === 0 && turn.outcome === "completed" && !now.paused && now.waiting === undefined
       && list.kind === "list" && list.open > 0 && reachable(list.tool, input.tools)
@@ -272,9 +305,12 @@ test(`decide() continues exactly on a completed settle with open tasks in reach,
           open: list.open,
           total: list.total,
           cap: limits.maxRounds,
-          hint: settleRun === 2 && !progress,
+          hint: (settleRun === 2 && !progress) || near(stuck, limits.maxStuckReplies) || near(repeats, limits.maxRepeats),
           idle: settleRun,
           stale: progress ? 0 : now.staleSettles + 1,
+          stuck,
+          fp: reply === undefined ? null : reply.fingerprint,
+          repeats,
           tool: list.tool,
           source: list.source,
         },
@@ -461,6 +497,8 @@ function genSequence(rng: Random): Sequence {
     maxCost: null,
     maxMinutes: rng.chance(0.8) ? null : rng.int(5, 60),
     maxIdleReplies: rng.chance(0.2) ? null : rng.int(1, 5),
+    maxStuckReplies: rng.chance(0.2) ? null : rng.int(1, 7),
+    maxRepeats: rng.chance(0.2) ? null : rng.int(1, 5),
   };
   return { limits, stopOnQuestion: rng.chance(0.8), steps };
 }
@@ -498,6 +536,9 @@ function simulate(sequence: Sequence, observe: (event: Event) => void): void {
     paused,
     hadWork: list.kind === "list" && list.open > 0,
     announced: [],
+    stuck: 0,
+    fp: undefined,
+    repeats: 0,
   });
   let branch = fresh("u1");
   const facts = (): BranchFacts => ({ ...branch, paused });
@@ -507,7 +548,19 @@ function simulate(sequence: Sequence, observe: (event: Event) => void): void {
     return result;
   };
   const onMarker = (marker: MarkerDraft) => {
-    branch = { ...branch, round: marker.round, idle: marker.idle, stale: marker.stale, signature: list.kind === "list" ? list.signature : undefined, waiting: undefined, announced: [], hadWork: true };
+    branch = {
+      ...branch,
+      round: marker.round,
+      idle: marker.idle,
+      stale: marker.stale,
+      signature: list.kind === "list" ? list.signature : undefined,
+      waiting: undefined,
+      announced: [],
+      hadWork: true,
+      stuck: marker.stuck,
+      fp: marker.fp ?? undefined,
+      repeats: marker.repeats,
+    };
   };
 
   for (const step of sequence.steps) {
@@ -538,9 +591,12 @@ function simulate(sequence: Sequence, observe: (event: Event) => void): void {
           if (step.command === "pause") paused = true;
           if (step.command === "resume" || step.command === "continue") {
             paused = false;
-            branch = { ...branch, waiting: undefined };
+            // As the reader does: a lifted wait makes the next wait a new stop.
+            branch = { ...branch, waiting: undefined, announced: branch.announced.filter((key) => key !== "waiting" && key !== "question") };
           }
-          if (step.command === "reset") branch = { ...branch, round: 0, idle: 0, stale: 0, signature: undefined, waiting: undefined, announced: [] };
+          if (step.command === "reset") {
+            branch = { ...branch, round: 0, idle: 0, stale: 0, signature: undefined, waiting: undefined, announced: [], stuck: 0, fp: undefined, repeats: 0 };
+          }
         }
         if (result.marker) onMarker(result.marker);
         observe({ kind: "command", command: step.command, recorded: result.record, marker: result.marker });
@@ -737,7 +793,7 @@ function oddText(rng: Random): string {
 
 function oddLimits(rng: Random): Limits {
   const maybe = () => (rng.chance(0.5) ? null : odd(rng));
-  return { maxRounds: maybe(), maxTokens: maybe(), maxCost: maybe(), maxMinutes: maybe(), maxIdleReplies: maybe() };
+  return { maxRounds: maybe(), maxTokens: maybe(), maxCost: maybe(), maxMinutes: maybe(), maxIdleReplies: maybe(), maxStuckReplies: maybe(), maxRepeats: maybe() };
 }
 
 function oddWait(rng: Random): Wait | undefined {
@@ -753,6 +809,8 @@ function oddReason(rng: Random): Reason {
     { kind: "waiting", reason: oddText(rng), asked: rng.chance(0.5) },
     { kind: "limit", limit: rng.pick(["maxRounds", "maxTokens", "maxCost", "maxMinutes"] as const), used: odd(rng), max: odd(rng), open: odd(rng), stale: odd(rng) },
     { kind: "idle", replies: odd(rng), open: odd(rng) },
+    { kind: "stuck", replies: odd(rng), open: odd(rng) },
+    { kind: "repeat", replies: odd(rng), open: odd(rng) },
     { kind: "outcome", outcome: rng.pick(["error", "aborted"] as const) },
     { kind: "continuing", open: odd(rng), round: odd(rng), maxRounds: rng.chance(0.5) ? null : odd(rng) },
     { kind: "paused" },
@@ -797,6 +855,9 @@ function genOddInput(rng: Random): DecideInput {
       paused: rng.chance(0.3),
       hadWork: rng.chance(0.5),
       announced: Array.from({ length: rng.int(0, 4) }, () => oddText(rng)),
+      stuck: odd(rng),
+      fp: rng.chance(0.3) ? undefined : oddText(rng),
+      repeats: odd(rng),
     },
     turn: {
       outcome: rng.pick(OUTCOMES),
@@ -806,6 +867,7 @@ function genOddInput(rng: Random): DecideInput {
       openBefore: odd(rng),
       vanished: Array.from({ length: rng.int(0, 8) }, () => oddText(rng)),
       question: rng.chance(0.3) ? oddText(rng) : undefined,
+      reply: rng.chance(0.3) ? undefined : { progress: rng.chance(0.5), fingerprint: oddText(rng) },
     },
     list: oddList(rng),
     pendingMessages: rng.chance(0.2),

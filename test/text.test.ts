@@ -187,7 +187,7 @@ test("notice English: the stale warning names replies, open tasks and the brakes
 });
 
 test("notice English: with a limit set the stale warning says how many continuations remain", () => {
-  const limits: Limits = { maxRounds: 50, maxTokens: 1_000_000, maxCost: 5, maxMinutes: 90, maxIdleReplies: 3 };
+  const limits: Limits = { maxRounds: 50, maxTokens: 1_000_000, maxCost: 5, maxMinutes: 90, maxIdleReplies: 3, maxStuckReplies: 5, maxRepeats: 3 };
   assert.deepEqual(describeNotice({ kind: "stale", replies: 20, open: 1, limits, roundsLeft: 29 }, CONFIG), {
     message:
       "todo loop: 20 replies without a todo change, 1 task still open; still continuing. 29 continuations left before maxRounds. Brakes: /todoloop pause, limits set: maxRounds 50, maxTokens 1,000,000, maxCost $5.00, maxMinutes 90.",
@@ -219,6 +219,8 @@ test("status report: every line, active with no limits", () => {
       "continuations for this message: 3 (no limit)",
       "replies since the list last changed: 1",
       "replies in a row without work: 0 of 3",
+      "replies without progress: 0 of 5",
+      "the same reply in a row: 0 of 3",
       "tasks open: 2 of 5 (rpiv-todo)",
       "spend since your message: 12,345 tokens (no limit), $0.0421 (no limit), 4.3 minutes (no limit)",
       "counting from: message u1",
@@ -234,9 +236,9 @@ test("status report: limits, config problems and the cap", () => {
   const lines = text.split("\n");
   assert.equal(lines[1], "continuations for this message: 3 of 12");
   assert.equal(lines[3], "replies in a row without work: 2 (no limit)");
-  assert.equal(lines[5], "spend since your message: 12,345 tokens (limit 500,000), $0.0421 (limit $3.00), 4.3 minutes (limit 30)");
-  assert.equal(lines[8], `config: ${CONFIG} (maxRounds 12, maxTokens 500,000, maxCost $3.00, maxMinutes 30)`);
-  assert.deepEqual(lines.slice(9), ["config problem: unknown key \"x\" ignored", "config problem: maxCost is negative (-1); using no limit"]);
+  assert.equal(lines[7], "spend since your message: 12,345 tokens (limit 500,000), $0.0421 (limit $3.00), 4.3 minutes (limit 30)");
+  assert.equal(lines[10], `config: ${CONFIG} (maxRounds 12, maxTokens 500,000, maxCost $3.00, maxMinutes 30)`);
+  assert.deepEqual(lines.slice(11), ["config problem: unknown key \"x\" ignored", "config problem: maxCost is negative (-1); using no limit"]);
 });
 
 test("status report: the mode line for paused, disabled, waiting and stopped", () => {
@@ -263,19 +265,19 @@ test("status report: the mode line for paused, disabled, waiting and stopped", (
 
 test("status report: no list names why; no human message yet says so", () => {
   const lines = statusText(view({ list: { kind: "none", why: "no-tool" }, sourceLabel: undefined, memory: freshMemory("") })).split("\n");
-  assert.equal(lines[4], "tasks open: none — no todo tool is active");
-  assert.equal(lines[6], "counting from: no message yet");
-  assert.equal(lines[7], "last: idle");
+  assert.equal(lines[6], "tasks open: none — no todo tool is active");
+  assert.equal(lines[8], "counting from: no message yet");
+  assert.equal(lines[9], "last: idle");
 });
 
 test("status report: an out-of-date list shows its open count as unknown and says why", () => {
   const lines = statusText(view({ list: { kind: "out-of-date", why: "codemode", open: 2, source: "rpiv-todo" } })).split("\n");
-  assert.equal(lines[4], "tasks open: unknown (the list is out of date: made through codemode) (rpiv-todo)");
+  assert.equal(lines[6], "tasks open: unknown (the list is out of date: made through codemode) (rpiv-todo)");
 });
 
 test("status report: no minutes known yet reads as 0 minutes", () => {
   const lines = statusText(view({ spend: { tokens: 0, cost: 0, minutes: undefined } })).split("\n");
-  assert.equal(lines[5], "spend since your message: 0 tokens (no limit), $0.0000 (no limit), 0 minutes (no limit)");
+  assert.equal(lines[7], "spend since your message: 0 tokens (no limit), $0.0000 (no limit), 0 minutes (no limit)");
 });
 
 // ---- footer -----------------------------------------------------------------------------------------
@@ -314,13 +316,13 @@ test("notice English: exactly five deleted tasks are all named, with no 'and 0 m
 
 test("status report: plan mode while it is only planning reads 'none yet' with the source", () => {
   const lines = statusText(view({ list: { kind: "planning", source: "plan-mode" }, sourceLabel: "plan mode" })).split("\n");
-  assert.equal(lines[4], "tasks open: none yet — plan mode is planning (plan mode)");
+  assert.equal(lines[6], "tasks open: none yet — plan mode is planning (plan mode)");
 });
 
 import { continuationLine, stopLine } from "../src/text.ts";
 
 test("minutes: a value one decimal would show as 0 keeps two significant digits; zero and a clock set back show 0", () => {
-  const spent = (minutes: number): string | undefined => statusText(view({ spend: { tokens: 0, cost: 0, minutes } })).split("\n")[5];
+  const spent = (minutes: number): string | undefined => statusText(view({ spend: { tokens: 0, cost: 0, minutes } })).split("\n")[7];
   assert.match(spent(0.02) ?? "", /, 0\.02 minutes \(no limit\)$/);
   assert.match(spent(0.049) ?? "", /, 0\.049 minutes \(no limit\)$/);
   assert.match(spent(0) ?? "", /, 0 minutes \(no limit\)$/);
