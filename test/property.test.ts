@@ -691,6 +691,118 @@ test(`sequences: never more than maxIdleReplies − 1 continuations in a row wit
   t.diagnostic(`${count} sequences, longest run ${longest}`);
 });
 
+/** A settle as the busy-but-stuck brakes see it: a completed turn without tool results. */
+function isSettle(event: Extract<Event, { kind: "decided" }>): boolean {
+  return event.input.turn.toolResults === 0 && event.input.turn.outcome === "completed";
+}
+
+test(`sequences: never more than maxStuckReplies − 1 continuations in a row without progress, across reloads, pauses, commands and tool turns (${CASES} sequences)`, (t) => {
+  let longest = 0;
+  let stopped = 0;
+  const count = forAll("sequence-stuck", CASES, genSequence, (sequence) => {
+    let inRow = 0;
+    let seen: string | undefined;
+    const { maxStuckReplies } = sequence.limits;
+    simulate(sequence, (event) => {
+      if (event.kind === "human") inRow = 0;
+      if (event.kind === "command" && event.command === "reset" && event.recorded) inRow = 0;
+      if (event.kind !== "decided" || !isSettle(event)) return;
+      const { list, turn, memory } = event.input;
+      // Progress: what the reply did, or a list that changed (by any signature the loop may compare with).
+      const signature = list.kind === "list" ? list.signature : undefined;
+      const changed = signature !== undefined && (signature !== memory?.signature || signature !== seen || signature !== event.input.branch.signature);
+      if (list.kind === "list") seen = signature;
+      if (turn.reply === undefined || turn.reply.progress || changed) inRow = 0;
+      if (event.decision.memory.last.kind === "stuck") stopped += 1;
+      if (!event.decision.continue) return;
+      if (turn.reply === undefined || turn.reply.progress || changed) return;
+      inRow += 1;
+      longest = Math.max(longest, inRow);
+      assert.ok(maxStuckReplies === null || inRow <= maxStuckReplies - 1, `${inRow} continuations in a row without progress, maxStuckReplies ${maxStuckReplies}`);
+    });
+  });
+  t.diagnostic(`${count} sequences, longest run ${longest}, ${stopped} stuck stops`);
+  assert.ok(stopped > count / 100, "the generator reaches the brake");
+  assert.ok(longest >= 3, "the generator reaches long runs without progress");
+});
+
+test(`sequences: never maxRepeats identical replies in a row continued, across reloads, pauses, commands and tool turns (${CASES} sequences)`, (t) => {
+  let longest = 0;
+  let stopped = 0;
+  const count = forAll("sequence-repeat", CASES, genSequence, (sequence) => {
+    let inRow = 0;
+    let last: string | undefined;
+    const { maxRepeats } = sequence.limits;
+    simulate(sequence, (event) => {
+      if (event.kind === "human" || (event.kind === "command" && event.command === "reset" && event.recorded)) {
+        inRow = 0;
+        last = undefined;
+      }
+      if (event.kind !== "decided" || !isSettle(event)) return;
+      const fingerprint = event.input.turn.reply?.fingerprint;
+      if (event.decision.memory.last.kind === "repeat") stopped += 1;
+      if (!event.decision.continue) {
+        // A reply that was not continued: another one breaks the run of identical replies.
+        if (fingerprint !== last) {
+          inRow = 0;
+          last = fingerprint;
+        }
+        return;
+      }
+      inRow = fingerprint !== undefined && fingerprint === last ? inRow + 1 : fingerprint === undefined ? 0 : 1;
+      last = fingerprint;
+      longest = Math.max(longest, inRow);
+      assert.ok(maxRepeats === null || inRow <= maxRepeats - 1, `${inRow} identical replies in a row continued, maxRepeats ${maxRepeats}`);
+    });
+  });
+  t.diagnostic(`${count} sequences, longest run ${longest}, ${stopped} repeat stops`);
+  assert.ok(stopped > count / 20, "the generator reaches the brake");
+});
+
+/** SPEC §4.10 "which brake speaks", written out: the first reached of the list, in its order. */
+const BRAKE_ORDER = ["maxRounds", "maxTokens", "maxCost", "maxMinutes", "idle", "repeat", "stuck"] as const;
+
+test(`decide(): when several brakes are reached at one settle the stop names the first of maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, maxRepeats, maxStuckReplies; a question or a wait comes before all (${CASES * 2} cases)`, (t) => {
+  const named = new Map<string, number>();
+  const count = forAll("decide-brake-order", CASES * 2, (rng) => genInput(rng, { pendingMessages: false, otherContinued: false }), (input) => {
+    const now = effective(input);
+    const { limits, spend, list, turn } = input;
+    if (turn.toolResults !== 0 || turn.outcome !== "completed" || now.paused) return;
+    if (list.kind !== "list" || list.open === 0 || !reachable(list.tool, input.tools)) return;
+    const decision = run(input);
+    const asked = input.stopOnQuestion && turn.question !== undefined;
+    if (now.waiting !== undefined || asked) {
+      assert.equal(decision.memory.last.kind, "waiting", "a wait or a question before every brake");
+      return;
+    }
+    const progressed = list.signature !== now.signature;
+    const settleRun = progressed ? 1 : now.settleRun + 1;
+    const { reply } = turn;
+    const stuck = reply === undefined || progressed || reply.progress ? 0 : now.stuck + 1;
+    const repeats = reply === undefined ? 0 : now.fp !== undefined && reply.fingerprint === now.fp ? now.repeats + 1 : 1;
+    const reached: Record<(typeof BRAKE_ORDER)[number], boolean> = {
+      maxRounds: limits.maxRounds !== null && now.round >= limits.maxRounds,
+      maxTokens: limits.maxTokens !== null && spend.tokens >= limits.maxTokens,
+      maxCost: limits.maxCost !== null && spend.cost >= limits.maxCost,
+      maxMinutes: limits.maxMinutes !== null && spend.minutes !== undefined && spend.minutes >= limits.maxMinutes,
+      idle: limits.maxIdleReplies !== null && settleRun >= limits.maxIdleReplies,
+      repeat: limits.maxRepeats !== null && repeats >= limits.maxRepeats,
+      stuck: limits.maxStuckReplies !== null && stuck >= limits.maxStuckReplies,
+    };
+    const first = BRAKE_ORDER.find((brake) => reached[brake]);
+    const { last } = decision.memory;
+    const speaks = last.kind === "limit" ? last.limit : last.kind;
+    if (first === undefined) {
+      assert.equal(decision.continue, true);
+      return;
+    }
+    assert.equal(speaks, first, `reached: ${BRAKE_ORDER.filter((brake) => reached[brake]).join(", ")}`);
+    if (BRAKE_ORDER.filter((brake) => reached[brake]).length > 1) named.set(first, (named.get(first) ?? 0) + 1);
+  });
+  t.diagnostic(`${count} cases; several brakes at once, named first: ${JSON.stringify(Object.fromEntries(named))}`);
+  for (const brake of BRAKE_ORDER.slice(0, 6)) assert.ok((named.get(brake) ?? 0) > 0, `${brake} is named first over another brake at least once`);
+});
+
 /**
  * After the agent asked a question, no continuation until the human answers, resumes, resets or
  * continues. `reloads`: whether reloads and branch switches are among the steps (the wait must then be
