@@ -33,11 +33,13 @@ export interface ReplyTrack {
   readonly calls: readonly PendingCall[];
   /** Keys of what read-only calls read under the current human message (bounded: the oldest go first). */
   readonly readKeys: readonly string[];
+  /** Signature of the list as the agent's newest successful todo call under this message left it; null before any. */
+  readonly todoSeen: string | null;
   /** The reply closed by the newest assistant message, when that message ended a reply (no tool call). */
   readonly last: ReplyFacts | undefined;
 }
 
-export const EMPTY_TRACK: ReplyTrack = { progress: false, running: "", calls: [], readKeys: [], last: undefined };
+export const EMPTY_TRACK: ReplyTrack = { progress: false, running: "", calls: [], readKeys: [], todoSeen: null, last: undefined };
 
 /** How many read keys one human message keeps: enough for a long investigation, O(1) in session length. */
 export const MAX_READ_KEYS = 512;
@@ -111,8 +113,13 @@ export function trackAssistant(track: ReplyTrack, message: UnknownRecord): Reply
   return { ...track, progress: false, running: "", calls: [], last: { progress: track.progress, fingerprint } };
 }
 
-/** A tool result: matched to its call by `toolCallId`, it adds to the fingerprint and may be progress. */
-export function trackResult(track: ReplyTrack, message: UnknownRecord): ReplyTrack {
+/**
+ * A tool result: matched to its call by `toolCallId`, it adds to the fingerprint and may be progress.
+ * `list` is the signature of the todo list as it stands once this result is folded ("" for none): a todo
+ * tool's read reads the list, so it is new only when the list differs from what the agent's newest todo
+ * call under this message left (reading a list the agent just wrote, or any task of it, is re-reading).
+ */
+export function trackResult(track: ReplyTrack, message: UnknownRecord, list = ""): ReplyTrack {
   const id = message.toolCallId;
   const call = typeof id === "string" && id !== "" ? track.calls.find((pending) => pending.id === id) : undefined;
   const failed = failedResult(message);
@@ -124,15 +131,19 @@ export function trackResult(track: ReplyTrack, message: UnknownRecord): ReplyTra
   const running = foldFingerprint(track.running, callPart(call.name, call.args, failed));
   let progress: boolean;
   let readKeys = track.readKeys;
+  const todo = TODO_TOOL_NAMES.has(call.name);
   if (call.name === "codemode") {
     progress = codemodeProgress(message);
+  } else if (todo && readsOnly(call.name, call.args)) {
+    progress = !failed && track.todoSeen !== list;
   } else if (readsOnly(call.name, call.args)) {
     const key = readKey(call.name, call.args);
     progress = !readKeys.includes(key);
     if (progress) readKeys = readKeys.length >= MAX_READ_KEYS ? [...readKeys.slice(1), key] : [...readKeys, key];
   } else {
     // Anything else ran and may have changed something; a failed write or todo change changed nothing.
-    progress = !(failed && (WRITERS.has(call.name) || TODO_TOOL_NAMES.has(call.name)));
+    progress = !(failed && (WRITERS.has(call.name) || todo));
   }
-  return { ...track, progress: track.progress || progress, running, readKeys };
+  const todoSeen = todo && !failed ? list : track.todoSeen;
+  return { ...track, progress: track.progress || progress, running, readKeys, todoSeen };
 }

@@ -231,7 +231,9 @@ function onHumanMessage(state: Mutable<Snapshot>, entry: SessionEntryLike, index
 
 function onToolResult(state: Mutable<Snapshot>, entry: SessionEntryLike, message: UnknownRecord): void {
   state.idle = 0;
-  state.reply = trackResult(state.reply, message);
+  // What the agent saw: the list as this result leaves it (its own list, or the one standing).
+  const after = readList(entry) ?? state.list;
+  state.reply = trackResult(state.reply, message, after ? signature(after) : "");
   const reason = blockReason(message);
   if (reason !== undefined) state.waiting = { reason, asked: false };
   if (madeThroughCodemode(message, state.list)) state.outOfDate = "codemode";

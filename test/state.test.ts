@@ -1344,12 +1344,11 @@ test("reply: re-reading the list (rpiv-todo list) is no progress; reading it the
   assert.equal(again.reply.last?.progress, false, "the same read again");
 });
 
-test("reply: reading another path, pattern or id is progress; the same read with its keys in another order is not", () => {
+test("reply: reading another path or pattern is progress; the same read with its keys in another order is not", () => {
   const base = [user("a", { id: "u1" }), ...called("c1", "read", { path: "a.ts", limit: 10 }), assistant()];
   assert.equal(readSnapshot(chain(...base, ...called("c2", "read", { path: "b.ts", limit: 10 }), assistant())).reply.last?.progress, true);
   assert.equal(readSnapshot(chain(...base, ...called("c2", "grep", { pattern: "todo" }), assistant())).reply.last?.progress, true);
   assert.equal(readSnapshot(chain(...base, ...called("c2", "read", { limit: 10, path: "a.ts" }), assistant())).reply.last?.progress, false);
-  assert.equal(readSnapshot(chain(...base, ...called("c2", "todo", { action: "get", id: 2 }, { details: LISTED }), assistant())).reply.last?.progress, true);
 });
 
 test("reply: a new human message forgets what was read: the same read is progress again", () => {
@@ -1487,4 +1486,17 @@ test("canonicalJson: keys sorted at every level; never throws on cycles, depth o
   assert.ok(canonicalJson(deep).includes("<…>"));
   assert.equal(hashText("a").length, 28);
   assert.notEqual(hashText("a"), hashText("b"));
+});
+
+test("reply: a todo tool's read reads the list: after the agent's own todo call it is re-reading (list or get, any id); after the list changed elsewhere it is new", () => {
+  const created = called("c1", "todo", { action: "create", subject: "Write tests" }, { details: rpivDetailsOf() });
+  const afterCreate = (id: string, args: unknown) => readSnapshot(chain(user("a", { id: "u1" }), ...created, assistant(), ...called(id, "todo", args, { details: LISTED }), assistant()));
+  assert.equal(afterCreate("c2", LIST_CALL).reply.last?.progress, false, "the list the agent just wrote");
+  assert.equal(afterCreate("c2", { action: "get", id: 2 }).reply.last?.progress, false, "a task of it");
+  const elsewhere = readSnapshot(chain(user("a", { id: "u1" }), ...created, assistant(), rpivState([task({ id: 1, status: "in_progress" })]), ...called("c2", "todo", LIST_CALL, { details: { action: "list", params: {}, tasks: [task({ id: 1, status: "in_progress" })], nextId: 2 } }), assistant()));
+  assert.equal(elsewhere.reply.last?.progress, true, "the list changed since the agent last saw it");
+  const failed = readSnapshot(chain(user("a", { id: "u1" }), ...called("c1", "todo", LIST_CALL, { isError: true }), assistant()));
+  assert.equal(failed.reply.last?.progress, false, "a read that failed read nothing");
+  const tintinweb = readSnapshot(chain(user("a", { id: "u1" }), ...called("c1", "TaskCreate", { subject: "x" }), assistant(), ...called("c2", "TaskList", {}), assistant()));
+  assert.equal(tintinweb.reply.last?.progress, false, "a list kept in a file: read after the agent's own call");
 });
