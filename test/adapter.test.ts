@@ -15,8 +15,11 @@ import { nudgeText } from "../src/text.ts";
 import { callPart, foldFingerprint, textPart } from "../src/progress.ts";
 import {
   assistant,
+  assistantCalls,
   blockResult,
+  callResult,
   chain,
+  rpivDetails,
   isEntry,
   marker,
   settle,
@@ -27,7 +30,7 @@ import {
   toolTurn,
   user,
 } from "./builders.ts";
-import type { Entry, EventOptions, MessageEntry, RpivTask } from "./builders.ts";
+import type { Entry, EventOptions, Message, MessageEntry, RpivTask } from "./builders.ts";
 import { createContext, createFakePi, createSession, isolatedDirs } from "./fake-pi.ts";
 import type { FakeContext, FakePi, FakeSession } from "./fake-pi.ts";
 
@@ -76,6 +79,8 @@ interface Harness {
   reply(options?: SettleOptions): Promise<TurnEndResultLike | undefined>;
   /** A reply with todo calls whose results are appended, then turn_end. */
   toolsWith(results: MessageEntry[], options?: EventOptions): Promise<TurnEndResultLike | undefined>;
+  /** turn_end for the tool turn a test appended itself (an assistant message with calls, then their results). */
+  toolsAfterCalls(options?: EventOptions): Promise<TurnEndResultLike | undefined>;
   /** session_start, as pi fires it after startup, a reload, a resume, … */
   start(reason?: string): Promise<void>;
   block(params: unknown): Promise<ToolResultValue>;
@@ -136,6 +141,16 @@ function harness(options: HarnessOptions = {}): Harness {
       const result = await settleWith(settleOptions);
       const queued = (settleOptions.pendingMessages?.length ?? 0) > 0;
       if (result?.continue !== true && settleOptions.continue !== true && !queued) await endRun();
+      return result;
+    },
+    async toolsAfterCalls(eventOptions = {}) {
+      // The tool turn whose assistant message and results a test appended itself.
+      const messages = session.getBranch().map((entry) => (entry as { message?: Message }).message);
+      const from = messages.findLastIndex((message) => message?.role === "assistant");
+      const results = messages.filter((message, index): message is Message => index > from && message?.role === "toolResult");
+      const event = toolTurn(results, eventOptions);
+      const result = await turnEnd(event);
+      commit(event, result);
       return result;
     },
     async toolsWith(results, eventOptions = {}) {
@@ -1335,4 +1350,43 @@ test("nothing is ever written to the working tree; the session only gains marker
     .filter((entry) => !(entry.type === "message"))
     .map((entry) => `${entry.type}:${String(entry.customType)}`);
   assert.deepEqual(added, ["custom_message:todo-loop:continue", "custom:todo-loop:control", "custom:todo-loop:control", "custom:todo-loop:stop"]);
+});
+
+// ---- §4.10 busy but stuck, through the wiring ---------------------------------------------------------
+
+test("turn_end: replies that only re-read the list stop after maxStuckReplies (default 5), the calls matched to their results by toolCallId; announced once as stuck", async () => {
+  const h = harness();
+  const list = rpivDetails({ tasks: TASKS, action: "list" });
+  const reread = async (index: number) => {
+    h.session.append(assistantCalls([{ id: `c${index}`, name: "todo", args: { action: "list" } }]), callResult(`c${index}`, "todo", { details: list }));
+    await h.toolsAfterCalls();
+    return h.reply({ text: `Checked the list (${index}).` });
+  };
+  const first = await reread(0);
+  assert.equal(first?.continue, true, "the first read under the message explores");
+  const results = [];
+  for (let index = 1; index <= 5; index++) results.push(await reread(index));
+  assert.deepEqual(results.map((result) => result?.continue === true), [true, true, true, true, false]);
+  assert.deepEqual(results.slice(0, 4).map((result) => fieldOf(details(result), "stuck")), [1, 2, 3, 4]);
+  assert.equal(fieldOf(details(results[3]), "hint"), true, "the hint one reply before the stop");
+  const reason = "stopped: 5 replies in a row without progress (no edits, commands, new reads or todo changes), 2 tasks still open; it may need you";
+  assert.deepEqual(h.records("todo-loop:stop"), [stop("stuck", reason, { round: 5 })]);
+  const lines = await statusLines(h);
+  assert.ok(lines.includes("replies without progress: 5 of 5"), lines.join("\n"));
+});
+
+test("turn_end: the same reply three times in a row stops (maxRepeats default 3), announced once as repeat", async () => {
+  const h = harness();
+  const failing = async (index: number) => {
+    h.session.append(assistantCalls([{ id: `c${index}`, name: "bash", args: { command: "npm test" } }]), callResult(`c${index}`, "bash", { isError: true }));
+    await h.toolsAfterCalls();
+    return h.reply({ text: "The tests still fail." });
+  };
+  // The first reply also holds the list's creation (planned()), so it differs from the next ones.
+  const results = [await failing(0), await failing(1), await failing(2), await failing(3)];
+  assert.deepEqual(results.map((result) => result?.continue === true), [true, true, true, false]);
+  assert.deepEqual(results.slice(0, 3).map((result) => fieldOf(details(result), "repeats")), [1, 1, 2]);
+  assert.deepEqual(results.slice(0, 3).map((result) => fieldOf(details(result), "stuck")), [0, 0, 0], "a failing command is progress");
+  const reason = "stopped: the agent gave the same reply 3 times in a row, 2 tasks still open; it may need you";
+  assert.deepEqual(h.records("todo-loop:stop"), [stop("repeat", reason, { round: 3 })]);
 });
