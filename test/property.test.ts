@@ -143,9 +143,9 @@ function genBranch(rng: Random, anchor: string): BranchFacts {
     paused: rng.chance(0.15),
     hadWork: rng.chance(0.5),
     announced: genAnnounced(rng),
-    stuck: rng.int(0, 6),
+    stuck: rng.int(0, 2),
     fp: rng.chance(0.4) ? undefined : rng.pick(FINGERPRINTS),
-    repeats: rng.int(0, 4),
+    repeats: rng.int(0, 1),
   };
 }
 
@@ -155,7 +155,7 @@ const FINGERPRINTS: readonly string[] = ["fp-a", "fp-b", "fp-c"];
 /** What a settle's reply did: mostly known, often no progress, often the same as the one before. */
 function genReply(rng: Random): ReplyFacts | undefined {
   if (rng.chance(0.03)) return undefined;
-  return { progress: rng.chance(0.35), fingerprint: rng.chance(0.6) ? "fp-a" : rng.pick(FINGERPRINTS) };
+  return { progress: rng.chance(0.5), fingerprint: rng.chance(0.4) ? "fp-a" : rng.pick(FINGERPRINTS) };
 }
 
 function genTurn(rng: Random, toolResults: number = rng.chance(0.5) ? 0 : rng.int(1, 4)): TurnFacts {
@@ -212,8 +212,8 @@ function genLimits(rng: Random): Limits {
     maxCost: rng.chance(0.7) ? null : rng.int(1, 500) / 100,
     maxMinutes: rng.chance(0.7) ? null : rng.int(1, 120) / 2,
     maxIdleReplies: rng.chance(0.4) ? null : rng.int(1, 8),
-    maxStuckReplies: rng.chance(0.3) ? null : rng.int(1, 8),
-    maxRepeats: rng.chance(0.3) ? null : rng.int(1, 6),
+    maxStuckReplies: rng.chance(0.4) ? null : rng.chance(0.1) ? 1 : rng.int(2, 8),
+    maxRepeats: rng.chance(0.4) ? null : rng.chance(0.1) ? 1 : rng.int(2, 6),
   };
 }
 
@@ -325,7 +325,8 @@ test(`decide() continues exactly on a completed settle with open tasks in reach,
     }
   });
   t.diagnostic(`${count} cases, ${continued} continued`);
-  assert.ok(continued > count / 50 && continued < count / 2, "the generator reaches both outcomes");
+  // A capped run (PROPERTY_CASES, as mutation testing uses) may see few continuations.
+  assert.ok((count < 1000 || continued > count / 50) && continued < count / 2, "the generator reaches both outcomes");
 });
 
 test(`decide(): never a continuation after a question while stopOnQuestion is on; the question becomes the wait (${CASES} cases)`, (t) => {
@@ -722,8 +723,9 @@ test(`sequences: never more than maxStuckReplies − 1 continuations in a row wi
     });
   });
   t.diagnostic(`${count} sequences, longest run ${longest}, ${stopped} stuck stops`);
-  assert.ok(stopped > count / 100, "the generator reaches the brake");
-  assert.ok(longest >= 3, "the generator reaches long runs without progress");
+  assert.ok(count < 1000 || stopped > count / 100, "the generator reaches the brake");
+  // A capped run (PROPERTY_CASES, as mutation testing uses) may not get that far.
+  assert.ok(count < 1000 || longest >= 3, "the generator reaches long runs without progress");
 });
 
 test(`sequences: never maxRepeats identical replies in a row continued, across reloads, pauses, commands and tool turns (${CASES} sequences)`, (t) => {
@@ -756,7 +758,7 @@ test(`sequences: never maxRepeats identical replies in a row continued, across r
     });
   });
   t.diagnostic(`${count} sequences, longest run ${longest}, ${stopped} repeat stops`);
-  assert.ok(stopped > count / 20, "the generator reaches the brake");
+  assert.ok(count < 1000 || stopped > count / 20, "the generator reaches the brake");
 });
 
 /** SPEC §4.10 "which brake speaks", written out: the first reached of the list, in its order. */
@@ -764,7 +766,13 @@ const BRAKE_ORDER = ["maxRounds", "maxTokens", "maxCost", "maxMinutes", "idle", 
 
 test(`decide(): when several brakes are reached at one settle the stop names the first of maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, maxRepeats, maxStuckReplies; a question or a wait comes before all (${CASES * 2} cases)`, (t) => {
   const named = new Map<string, number>();
-  const count = forAll("decide-brake-order", CASES * 2, (rng) => genInput(rng, { pendingMessages: false, otherContinued: false }), (input) => {
+  // Counts near the brakes, so that several meet at one settle often.
+  const near = (rng: Random): DecideInput => {
+    const input = genInput(rng, { pendingMessages: false, otherContinued: false });
+    const branch = { ...input.branch, idle: rng.int(0, 6), stuck: rng.int(0, 8), repeats: rng.int(0, 5), fp: rng.chance(0.8) ? "fp-a" : input.branch.fp };
+    return { ...input, branch, memory: rng.chance(0.7) ? undefined : input.memory };
+  };
+  const count = forAll("decide-brake-order", CASES * 2, near, (input) => {
     const now = effective(input);
     const { limits, spend, list, turn } = input;
     if (turn.toolResults !== 0 || turn.outcome !== "completed" || now.paused) return;
@@ -800,7 +808,8 @@ test(`decide(): when several brakes are reached at one settle the stop names the
     if (BRAKE_ORDER.filter((brake) => reached[brake]).length > 1) named.set(first, (named.get(first) ?? 0) + 1);
   });
   t.diagnostic(`${count} cases; several brakes at once, named first: ${JSON.stringify(Object.fromEntries(named))}`);
-  for (const brake of BRAKE_ORDER.slice(0, 6)) assert.ok((named.get(brake) ?? 0) > 0, `${brake} is named first over another brake at least once`);
+  // A capped run (PROPERTY_CASES, as mutation testing uses) may not meet every pair.
+  if (count >= 1000) for (const brake of BRAKE_ORDER.slice(0, 6)) assert.ok((named.get(brake) ?? 0) > 0, `${brake} is named first over another brake at least once`);
 });
 
 /**
