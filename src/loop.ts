@@ -373,7 +373,7 @@ function markerFor(memory: Memory, list: Extract<ListState, { kind: "list" }>, l
 export function countReply(memory: Memory, reply: ReplyFacts | undefined, listChanged: boolean): Pick<Memory, "stuck" | "fp" | "repeats"> {
   if (reply === undefined) return { stuck: 0, fp: undefined, repeats: 0 };
   const stuck = listChanged || reply.progress ? 0 : memory.stuck + 1;
-  const repeats = memory.fp !== undefined && reply.fingerprint === memory.fp ? memory.repeats + 1 : 1;
+  const repeats = reply.fingerprint === memory.fp ? memory.repeats + 1 : 1;
   return { stuck, fp: reply.fingerprint, repeats };
 }
 

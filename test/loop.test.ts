@@ -1209,6 +1209,17 @@ test("decide: §4.10 a brake of 1 stops at the first such reply and gives no hin
   assert.equal(none.memory.last.kind, "repeat");
 });
 
+test("decide: §4.10 a brake of 1 gives no hint on the replies it lets through (no count is at 0 of 1 before a stop)", () => {
+  const progress = run(input({ memory: seen(), turn: settleTurn({ reply: { progress: true, fingerprint: "fp-a" } }), limits: limits({ maxStuckReplies: 1 }) }));
+  assert.equal(progress.continue, true);
+  assert.equal(progress.memory.stuck, 0);
+  assert.equal(progress.marker?.hint, false);
+  const unknown = run(input({ memory: seen(), turn: settleTurn({ reply: undefined }), limits: limits({ maxRepeats: 1 }) }));
+  assert.equal(unknown.continue, true);
+  assert.equal(unknown.memory.repeats, 0);
+  assert.equal(unknown.marker?.hint, false);
+});
+
 test("decide: §4.10 which brake speaks: maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, maxRepeats, maxStuckReplies, in that order", () => {
   const all = limits({ maxRounds: 1, maxTokens: 1, maxCost: 0.01, maxMinutes: 1, maxIdleReplies: 1, maxRepeats: 1, maxStuckReplies: 1 });
   const spend = { tokens: 5, cost: 1, minutes: 5 };
