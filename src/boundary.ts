@@ -191,5 +191,6 @@ function turnFacts(event: TurnEndEventLike, snapshot: Snapshot): TurnFacts {
     openBefore: openCount(snapshot.listAtLastReply),
     vanished: vanishedTasks(snapshot.listAtLastReply, snapshot.list),
     question: question === "" ? undefined : question,
+    reply: results.length === 0 ? snapshot.reply.last : undefined,
   };
 }

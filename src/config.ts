@@ -18,6 +18,10 @@ export interface Limits {
   readonly maxMinutes: number | null;
   /** Replies in a row without a tool call before the loop stops; null = off. */
   readonly maxIdleReplies: number | null;
+  /** Replies in a row without progress (no edit, command, new read or todo change) before the loop stops; null = off. */
+  readonly maxStuckReplies: number | null;
+  /** Replies in a row with the same fingerprint before the loop stops; null = off. */
+  readonly maxRepeats: number | null;
 }
 
 export interface Config extends Limits {
@@ -54,6 +58,8 @@ export const DEFAULT_CONFIG: Config = {
   maxCost: null,
   maxMinutes: null,
   maxIdleReplies: 3,
+  maxStuckReplies: 5,
+  maxRepeats: 3,
   stopOnQuestion: true,
   transcript: true,
   notify: "needs-you",
@@ -62,11 +68,11 @@ export const DEFAULT_CONFIG: Config = {
   earlierTasks: "ask",
 };
 
-export const CEILINGS: Limits = { maxRounds: 1000, maxTokens: 1_000_000_000, maxCost: 10_000, maxMinutes: 10_080, maxIdleReplies: 100 };
+export const CEILINGS: Limits = { maxRounds: 1000, maxTokens: 1_000_000_000, maxCost: 10_000, maxMinutes: 10_080, maxIdleReplies: 100, maxStuckReplies: 100, maxRepeats: 100 };
 
 type LimitKey = keyof Limits;
 type FlagKey = "stopOnQuestion" | "transcript";
-const LIMIT_KEYS: readonly LimitKey[] = ["maxRounds", "maxTokens", "maxCost", "maxMinutes", "maxIdleReplies"];
+const LIMIT_KEYS: readonly LimitKey[] = ["maxRounds", "maxTokens", "maxCost", "maxMinutes", "maxIdleReplies", "maxStuckReplies", "maxRepeats"];
 const FLAG_KEYS: readonly FlagKey[] = ["stopOnQuestion", "transcript"];
 type ReachKey = "notify" | "notifyCommand" | "exitCode";
 const REACH_KEYS: readonly ReachKey[] = ["notify", "notifyCommand", "exitCode"];

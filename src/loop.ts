@@ -8,6 +8,7 @@
 import type { Limits } from "./config.ts";
 import type { CallKind, SourceId } from "./sources/index.ts";
 import type { TurnOutcome } from "./pi.ts";
+import type { ReplyFacts } from "./reply.ts";
 
 export type NoListWhy = "no-tool" | "unused" | "unreadable" | "emptied";
 /** Why the list is out of date: a change made through a codemode script, or one in a shape not read. */
@@ -47,7 +48,11 @@ export type Reason =
   | { readonly kind: "queued" }
   | { readonly kind: "other-extension" }
   /** Tasks open from an earlier message, not yet this message's (SPEC §4.15); `list` keys the list state. */
-  | { readonly kind: "earlier"; readonly open: number; readonly list: string };
+  | { readonly kind: "earlier"; readonly open: number; readonly list: string }
+  /** That many replies in a row made no progress (SPEC §4.10, busy but stuck). */
+  | { readonly kind: "stuck"; readonly replies: number; readonly open: number }
+  /** That many replies in a row had the same fingerprint. */
+  | { readonly kind: "repeat"; readonly replies: number; readonly open: number };
 
 /** The kind a stop record carries (SPEC §4.13). */
 export type StopKind = "clear" | "no-list" | "limit" | "idle" | "stuck" | "repeat" | "waiting" | "question" | "out-of-reach" | "out-of-date" | "outcome" | "earlier" | "verify-failed" | "verify-error";
@@ -90,6 +95,11 @@ export interface Memory {
    * continued since (SPEC 0.3 §7).
    */
   readonly kept?: number | undefined;
+  /** Replies in a row without progress (SPEC §4.10). */
+  readonly stuck: number;
+  /** Fingerprint of the last reply, and how many replies in a row had it. */
+  readonly fp: string | undefined;
+  readonly repeats: number;
 }
 
 /** What the branch says about the loop under its newest human message (SPEC §4.14). */
@@ -105,6 +115,9 @@ export interface BranchFacts {
   readonly announced: readonly string[];
   /** Tasks from an earlier message (SPEC §4.15), as the branch tells them. */
   readonly earlier: EarlierFacts;
+  readonly stuck: number;
+  readonly fp: string | undefined;
+  readonly repeats: number;
 }
 
 /** What the branch says about tasks open from an earlier message, under the newest human message (SPEC §4.15). */
@@ -155,6 +168,8 @@ export interface TurnFacts {
   readonly vanished: readonly string[];
   /** The question the reply ends with (already sanitised), if it ends with one. */
   readonly question: string | undefined;
+  /** What the reply this settle ends did (a settle only); undefined when the branch does not say. */
+  readonly reply: ReplyFacts | undefined;
 }
 
 /** Which tools the model can reach: the active set and every registered tool's exposure. */
@@ -199,6 +214,11 @@ export interface MarkerDetails {
   readonly stale: number;
   /** Set on a `/todoloop continue` run on an out-of-date list: its nudge asks the agent to read the list first. */
   readonly reread?: true;
+  /** Replies in a row without progress, this one included. */
+  readonly stuck: number;
+  /** This reply's fingerprint (null when unknown), and how many replies in a row had it. */
+  readonly fp: string | null;
+  readonly repeats: number;
 }
 
 /** A marker to append: its details plus the tool the nudge names (undefined: plan-mode's convention). */
@@ -254,6 +274,9 @@ export function freshMemory(anchor: string, paused = false): Memory {
     adopted: false,
     carried: false,
     queued: false,
+    stuck: 0,
+    fp: undefined,
+    repeats: 0,
   };
 }
 
@@ -282,6 +305,9 @@ export function align(memory: Memory | undefined, branch: BranchFacts, branchSwi
     // message: queued while a run went on, or answering its wait. After a branch switch only the branch tells.
     carried: !branchSwitched && memory !== undefined && !sameAnchor && memory.anchor === branch.earlier?.before && (memory.queued || memory.waiting !== undefined),
     queued: false,
+    stuck: branch.stuck,
+    fp: branch.fp,
+    repeats: branch.repeats,
   };
 }
 
@@ -295,7 +321,7 @@ export function limitReached(
   limits: Limits,
   spend: DecideInput["spend"],
   open: number,
-): Extract<Reason, { kind: "limit" | "idle" }> | undefined {
+): Extract<Reason, { kind: "limit" | "idle" | "stuck" | "repeat" }> | undefined {
   const stale = memory.staleSettles;
   const reached = (limit: LimitKey, used: number, max: number | null): Extract<Reason, { kind: "limit" }> | undefined =>
     max !== null && used >= max ? { kind: "limit", limit, used, max, open, stale } : undefined;
@@ -306,7 +332,9 @@ export function limitReached(
     (spend.minutes === undefined ? undefined : reached("maxMinutes", spend.minutes, limits.maxMinutes)) ??
     (limits.maxIdleReplies !== null && memory.settleRun >= limits.maxIdleReplies
       ? { kind: "idle", replies: memory.settleRun, open }
-      : undefined)
+      : undefined) ??
+    (limits.maxRepeats !== null && memory.repeats >= limits.maxRepeats ? { kind: "repeat", replies: memory.repeats, open } : undefined) ??
+    (limits.maxStuckReplies !== null && memory.stuck >= limits.maxStuckReplies ? { kind: "stuck", replies: memory.stuck, open } : undefined)
   );
 }
 
@@ -325,6 +353,8 @@ export function stopKind(reason: Reason): StopKind | undefined {
     case "no-list":
     case "limit":
     case "idle":
+    case "stuck":
+    case "repeat":
     case "out-of-reach":
     case "out-of-date":
     case "outcome":
@@ -377,6 +407,9 @@ function markerFor(memory: Memory, list: Extract<ListState, { kind: "list" }>, l
     hint,
     idle: memory.settleRun,
     stale: memory.staleSettles,
+    stuck: memory.stuck,
+    fp: memory.fp ?? null,
+    repeats: memory.repeats,
     tool: list.tool,
     source: list.source,
   };
@@ -423,6 +456,23 @@ function earlierHold(memory: Memory, input: DecideInput, open: number): Decision
   const reason: Reason = { kind: "earlier", open, list: listKey(list) };
   if (input.branch.earlier?.shown === reason.list) return noop({ ...memory, last: reason });
   return stopWith(memory, reason, open, "info");
+}
+
+/**
+ * The busy-but-stuck counts after a settle (SPEC §4.10): replies in a row without progress (a changed
+ * list is progress too), and replies in a row with the same fingerprint. A reply the branch says nothing
+ * about counts as progress with a fingerprint of its own: these brakes never guess (the others still apply).
+ */
+export function countReply(memory: Memory, reply: ReplyFacts | undefined, listChanged: boolean): Pick<Memory, "stuck" | "fp" | "repeats"> {
+  if (reply === undefined) return { stuck: 0, fp: undefined, repeats: 0 };
+  const stuck = listChanged || reply.progress ? 0 : memory.stuck + 1;
+  const repeats = reply.fingerprint === memory.fp ? memory.repeats + 1 : 1;
+  return { stuck, fp: reply.fingerprint, repeats };
+}
+
+/** The hint is due on the continuation one reply before a count brake stops the loop. */
+function nearBrake(count: number, max: number | null): boolean {
+  return max !== null && max > 1 && count === max - 1;
 }
 
 /** The turn_end decision (SPEC §4, items 3–12). The kill switch is checked before this is called. */
@@ -473,8 +523,9 @@ export function decide(input: DecideInput): Decision {
     signature: list.signature,
     staleSettles: progress ? 0 : memory.staleSettles + 1,
     settleRun,
+    ...countReply(memory, turn.reply, progress),
   };
-  const hint = settleRun === 2 && !progress;
+  const hint = (settleRun === 2 && !progress) || nearBrake(memory.stuck, limits.maxStuckReplies) || nearBrake(memory.repeats, limits.maxRepeats);
 
   const limit = limitReached(memory, limits, input.spend, open);
   if (limit) return stopWith(memory, limit, open, "warning");
@@ -634,6 +685,9 @@ function rereadMarker(memory: Memory, list: Extract<ListState, { kind: "out-of-d
     hint: false,
     idle: memory.settleRun,
     stale: memory.staleSettles,
+    stuck: memory.stuck,
+    fp: memory.fp ?? null,
+    repeats: memory.repeats,
     reread: true,
     tool: facts.staleList?.tool ?? "todo",
     source: list.source,

@@ -98,6 +98,9 @@ export function branchFacts(snapshot: Snapshot): BranchFacts {
       shown: snapshot.earlierShown,
       before: snapshot.previousAnchor === "" ? undefined : snapshot.previousAnchor,
     },
+    stuck: snapshot.stuck,
+    fp: snapshot.fp,
+    repeats: snapshot.repeats,
   };
 }
 

@@ -16,6 +16,8 @@ import { stopKey, WAIT_KEYS } from "./loop.ts";
 import type { StopKind } from "./loop.ts";
 import { isRecord } from "./sources/types.ts";
 import type { UnknownRecord } from "./sources/types.ts";
+import { EMPTY_TRACK, trackAssistant, trackHumanMessage, trackResult } from "./reply.ts";
+import type { ReplyTrack } from "./reply.ts";
 
 export const MARKER_TYPE = "todo-loop:continue";
 export const STOP_TYPE = "todo-loop:stop";
@@ -78,6 +80,12 @@ export interface Snapshot {
    * that says it holds no list (plan-mode off) leaves this set, uncovering the list before it.
    */
   readonly lists: readonly TodoList[];
+  /** What the current reply did so far, the reply the newest assistant message ended, and what was read under the anchor. */
+  readonly reply: ReplyTrack;
+  /** Recorded by the newest marker since the anchor (or a reset): replies in a row without progress, the last reply's fingerprint, and how many in a row had it. */
+  readonly stuck: number;
+  readonly fp: string | undefined;
+  readonly repeats: number;
 }
 
 /** The kind of message-like entry a human message can follow; only a tool result or a marker carries the list over. */
@@ -111,6 +119,10 @@ export const EMPTY_SNAPSHOT: Snapshot = {
   anchorSignature: undefined,
   previous: undefined,
   lists: [],
+  reply: EMPTY_TRACK,
+  stuck: 0,
+  fp: undefined,
+  repeats: 0,
 };
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -253,6 +265,10 @@ function onHumanMessage(state: Mutable<Snapshot>, entry: SessionEntryLike, index
   state.waiting = undefined;
   state.announced = [];
   state.hadWork = openCount(state.list) > 0;
+  state.reply = trackHumanMessage();
+  state.stuck = 0;
+  state.fp = undefined;
+  state.repeats = 0;
 }
 
 /** Tool names of the list's own tool: its source's, or any todo tool's while no list is on the branch. */
@@ -283,6 +299,9 @@ function onToolResult(state: Mutable<Snapshot>, entry: SessionEntryLike, message
   state.idle = 0;
   state.previous = "tool-result";
   if (callsListTool(message, state.list)) touched(state);
+  // What the agent saw: the list as this result leaves it (its own list, or the one standing).
+  const after = readList(entry) ?? state.list;
+  state.reply = trackResult(state.reply, message, after ? signature(after) : "");
   const reason = blockReason(message);
   if (reason !== undefined) state.waiting = { reason, asked: false };
   if (madeThroughCodemode(message, state.list)) state.outOfDate = "codemode";
@@ -309,6 +328,9 @@ function onMarker(state: Mutable<Snapshot>, entry: SessionEntryLike): void {
   state.round = count(details.round) ?? state.round + 1;
   state.idle = count(details.idle) ?? 1;
   state.stale = count(details.stale) ?? 0;
+  state.stuck = count(details.stuck) ?? 0;
+  state.fp = typeof details.fp === "string" && details.fp !== "" ? details.fp : undefined;
+  state.repeats = count(details.repeats) ?? 0;
   state.markerSignature = state.list ? signature(state.list) : undefined;
   // The loop only continues once a wait is over: a marker after it means it was lifted.
   state.waiting = undefined;
@@ -335,6 +357,9 @@ function onControl(state: Mutable<Snapshot>, action: ControlAction): void {
     state.stale = 0;
     state.markerSignature = undefined;
     state.announced = [];
+    state.stuck = 0;
+    state.fp = undefined;
+    state.repeats = 0;
   }
 }
 
@@ -353,6 +378,7 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
       state.cost += spent.cost;
       state.replyTime = timeOf(entry) ?? state.replyTime;
       state.listAtLastReply = state.list;
+      state.reply = trackAssistant(state.reply, message);
       const apply = state.list && !state.outOfDate ? sourceOf(state.list.source)?.applyReply : undefined;
       if (apply && state.list) {
         const before = state.list;

@@ -93,6 +93,10 @@ export function describeReason(reason: Reason): string {
     }
     case "idle":
       return `stopped: the agent stopped ${plural(reason.replies, "time")} in a row without doing anything, ${plural(reason.open, "task")} still open; it may need you`;
+    case "stuck":
+      return `stopped: ${plural(reason.replies, "reply", "replies")} in a row without progress (no edits, commands, new reads or todo changes), ${plural(reason.open, "task")} still open; it may need you`;
+    case "repeat":
+      return `stopped: the agent gave the same reply ${plural(reason.replies, "time")} in a row, ${plural(reason.open, "task")} still open; it may need you`;
     case "outcome":
       return reason.outcome === "aborted" ? "stopped: you stopped it (Escape)" : `stopped: turn outcome was ${reason.outcome}`;
     case "paused":
@@ -213,7 +217,7 @@ export interface StatusView {
   readonly configExists?: boolean | undefined;
 }
 
-const STOP_KINDS: ReadonlySet<Reason["kind"]> = new Set(["clear", "no-list", "out-of-date", "out-of-reach", "limit", "idle", "outcome"]);
+const STOP_KINDS: ReadonlySet<Reason["kind"]> = new Set(["clear", "no-list", "out-of-date", "out-of-reach", "limit", "idle", "outcome", "stuck", "repeat"]);
 
 function mode(view: StatusView): string {
   if (view.killSwitch) return `DISABLED (kill switch ${view.killSwitch})`;
@@ -240,6 +244,11 @@ function tasksLine(list: ListState, label: string | undefined): string {
   }
 }
 
+/** `of N` for a count brake, `(no limit)` when it is off. */
+function ofLimit(max: number | null): string {
+  return max === null ? "(no limit)" : `of ${max}`;
+}
+
 /** The `/todoloop` report. */
 export function statusText(view: StatusView): string {
   const { memory, list, limits, spend } = view;
@@ -254,6 +263,8 @@ export function statusText(view: StatusView): string {
     `continuations for this message: ${memory.round} ${cap}`,
     `replies since the list last changed: ${memory.staleSettles}`,
     `replies in a row without work: ${memory.settleRun} ${idleCap}`,
+    `replies without progress: ${memory.stuck} ${ofLimit(limits.maxStuckReplies)}`,
+    `the same reply in a row: ${memory.repeats} ${ofLimit(limits.maxRepeats)}`,
     `tasks open: ${tasksLine(list, view.sourceLabel)}`,
     `spend since your message: ${tokens(spend.tokens)} tokens (${tokenLimit}), ${money(spend.cost)} (${costLimit}), ${duration(spent)} (${minuteLimit})`,
     `counting from: ${anchorLine(memory.anchor, view.anchorTime, view.anchorText)}`,

@@ -12,10 +12,14 @@ import { join } from "node:path";
 import todoLoop from "../src/index.ts";
 import type { ContextLike, ModeLike, ToolResultValue, TurnEndEventLike, TurnEndResultLike } from "../src/pi.ts";
 import { nudgeText } from "../src/text.ts";
+import { callPart, foldFingerprint, textPart } from "../src/progress.ts";
 import {
   assistant,
+  assistantCalls,
   blockResult,
+  callResult,
   chain,
+  rpivDetails,
   isEntry,
   marker,
   settle,
@@ -27,7 +31,7 @@ import {
   user,
   TIMESTAMP,
 } from "./builders.ts";
-import type { Entry, EventOptions, MessageEntry, RpivTask } from "./builders.ts";
+import type { Entry, EventOptions, Message, MessageEntry, RpivTask } from "./builders.ts";
 import { createContext, createFakePi, createSession, isolatedDirs } from "./fake-pi.ts";
 import type { FakeContext, FakePi, FakeSession } from "./fake-pi.ts";
 
@@ -76,6 +80,8 @@ interface Harness {
   reply(options?: SettleOptions): Promise<TurnEndResultLike | undefined>;
   /** A reply with todo calls whose results are appended, then turn_end. */
   toolsWith(results: MessageEntry[], options?: EventOptions): Promise<TurnEndResultLike | undefined>;
+  /** turn_end for the tool turn a test appended itself (an assistant message with calls, then their results). */
+  toolsAfterCalls(options?: EventOptions): Promise<TurnEndResultLike | undefined>;
   /** session_start, as pi fires it after startup, a reload, a resume, … */
   start(reason?: string): Promise<void>;
   block(params: unknown): Promise<ToolResultValue>;
@@ -136,6 +142,16 @@ function harness(options: HarnessOptions = {}): Harness {
       const result = await settleWith(settleOptions);
       const queued = (settleOptions.pendingMessages?.length ?? 0) > 0;
       if (result?.continue !== true && settleOptions.continue !== true && !queued) await endRun();
+      return result;
+    },
+    async toolsAfterCalls(eventOptions = {}) {
+      // The tool turn whose assistant message and results a test appended itself.
+      const messages = session.getBranch().map((entry) => (entry as { message?: Message }).message);
+      const from = messages.findLastIndex((message) => message?.role === "assistant");
+      const results = messages.filter((message, index): message is Message => index > from && message?.role === "toolResult");
+      const event = toolTurn(results, eventOptions);
+      const result = await turnEnd(event);
+      commit(event, result);
       return result;
     },
     async toolsWith(results, eventOptions = {}) {
@@ -199,7 +215,24 @@ function roundOf(result: TurnEndResultLike | undefined): unknown {
 }
 
 /** The full details of a marker with two tasks open of two under u1, no cap. */
-function markerDetails(overrides: { round: number; hint?: boolean; idle?: number; stale?: number; anchor?: string; open?: number; total?: number; cap?: number | null }) {
+/** The fingerprint of the harness's plain reply ("Stopping here.", no tool call). */
+const PLAIN_FP = foldFingerprint("", textPart(["Stopping here."]));
+/** The fingerprint of the first reply after `planned()`: the todo result (its call is not on the branch), then the plain text. */
+const FIRST_FP = foldFingerprint(foldFingerprint("", callPart("todo", "?", false)), textPart(["Stopping here."]));
+
+function markerDetails(overrides: {
+  round: number;
+  hint?: boolean;
+  idle?: number;
+  stale?: number;
+  anchor?: string;
+  open?: number;
+  total?: number;
+  cap?: number | null;
+  stuck?: number;
+  fp?: string;
+  repeats?: number;
+}) {
   return {
     v: 1,
     round: overrides.round,
@@ -210,6 +243,9 @@ function markerDetails(overrides: { round: number; hint?: boolean; idle?: number
     hint: overrides.hint ?? false,
     idle: overrides.idle ?? 1,
     stale: overrides.stale ?? 0,
+    stuck: overrides.stuck ?? 0,
+    fp: overrides.fp ?? PLAIN_FP,
+    repeats: overrides.repeats ?? 1,
   };
 }
 
@@ -254,7 +290,7 @@ test("turn_end: a settle with open tasks returns [...event.entries, marker] and 
         customType: "todo-loop:continue",
         content: nudgeText("todo", false),
         display: true,
-        details: markerDetails({ round: 1 }),
+        details: markerDetails({ round: 1, fp: FIRST_FP }),
       },
     ],
     continue: true,
@@ -272,8 +308,8 @@ test("turn_end: with transcript false in the config the marker has display: fals
 test("turn_end: the marker details carry v, round, anchor, open, total, cap, hint, idle and stale", async (t) => {
   writeConfig(t, { maxRounds: 12 });
   const h = harness({ branch: planned([task({ id: 1 }), task({ id: 2 }), task({ id: 3, status: "completed" })]) });
-  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 1, open: 2, total: 3, cap: 12 }));
-  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 2, open: 2, total: 3, cap: 12, hint: true, idle: 2, stale: 1 }));
+  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 1, open: 2, total: 3, cap: 12, fp: FIRST_FP }));
+  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 2, open: 2, total: 3, cap: 12, hint: true, idle: 2, stale: 1, stuck: 1 }));
 });
 
 test("turn_end: the marker content names no task and no counter", async () => {
@@ -310,16 +346,16 @@ test("turn_end: a second settle without progress continues with round 2 and the 
   const h = harness();
   await h.settleWith();
   const second = await h.settleWith();
-  assert.deepEqual(details(second), markerDetails({ round: 2, hint: true, idle: 2, stale: 1 }));
+  assert.deepEqual(details(second), markerDetails({ round: 2, hint: true, idle: 2, stale: 1, stuck: 1 }));
   assert.equal(markerOf(second).content, nudgeText("todo", true));
 });
 
 test("turn_end: with maxIdleReplies off, the third settle without progress continues with round 3 and no hint", async (t) => {
-  writeConfig(t, { maxIdleReplies: null });
+  writeConfig(t, { maxIdleReplies: null, maxStuckReplies: null, maxRepeats: null });
   const h = harness();
   await h.settleWith();
   await h.settleWith();
-  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 3, idle: 3, stale: 2 }));
+  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 3, idle: 3, stale: 2, stuck: 2, repeats: 2 }));
 });
 
 test("turn_end: the third reply in a row without a tool call stops the loop (maxIdleReplies 3), recorded as idle when the run ends", async () => {
@@ -338,7 +374,8 @@ test("turn_end: a tool turn between replies starts the count of replies without 
   await h.settleWith();
   await h.settleWith();
   await h.toolsWith([bashResult()]);
-  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 3, idle: 1, stale: 2 }));
+  const afterBash = foldFingerprint(foldFingerprint("", callPart("bash", "?", false)), textPart(["Stopping here."]));
+  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 3, idle: 1, stale: 2, fp: afterBash }));
 });
 
 test("turn_end: a tool turn returns nothing (pi continues after it anyway)", async () => {
@@ -676,7 +713,7 @@ test("turn_end: after /tree navigation the rounds spent on the abandoned branch 
   await h.settleWith();
   assert.equal(await h.settleWith(), undefined, "the limit is reached on this branch");
   h.session.moveTo("t1");
-  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 1, cap: 2 }));
+  assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 1, cap: 2, fp: FIRST_FP }));
 });
 
 test("turn_end: spend since the anchor counts toward maxTokens", async (t) => {
@@ -1090,12 +1127,14 @@ test("/todoloop status: mode, continuations, replies, replies without work, task
   await h.settleWith();
   const lines = await statusLines(h);
   // Minutes count to now (the wall clock): checked on their own below.
-  assert.match(lines[5] ?? "", /^spend since your message: 1,100 tokens \(no limit\), \$0\.0110 \(no limit\), .+ \(no limit\)$/);
-  assert.deepEqual(lines.filter((_, index) => index !== 5), [
+  assert.match(lines[7] ?? "", /^spend since your message: 1,100 tokens \(no limit\), \$0\.0110 \(no limit\), .+ \(no limit\)$/);
+  assert.deepEqual(lines.filter((_, index) => index !== 7), [
     "todo loop: active",
     "continuations for this message: 1 (no limit)",
     "replies since the list last changed: 0",
     "replies in a row without work: 1 of 3",
+    "replies without progress: 0 of 5",
+    "the same reply in a row: 1 of 3",
     "tasks open: 2 of 2 (rpiv-todo)",
     `counting from: your message of ${clockOf(TIMESTAMP)} ("Do the work")`,
     "last: continuing: 2 tasks still open, continue 1",
@@ -1184,7 +1223,7 @@ test("/todoloop continue with open tasks and an idle agent sends one marker with
   assert.deepEqual(h.takeNotes(), [{ message: "todo loop: continuing at your request", type: "info" }]);
   assert.deepEqual(h.pi.sent, [
     {
-      message: { customType: "todo-loop:continue", content: nudgeText("todo", false), display: true, details: markerDetails({ round: 2, idle: 1, stale: 0 }) },
+      message: { customType: "todo-loop:continue", content: nudgeText("todo", false), display: true, details: markerDetails({ round: 2, idle: 1, stale: 0, fp: FIRST_FP }) },
       options: { triggerTurn: true },
     },
   ]);
@@ -1576,4 +1615,43 @@ test("/todoloop: minutes since your message count to now, not to the newest repl
   assert.equal(minutesSince(Date.parse(anchor), Date.parse(anchor) + 150_000), 2.5);
   assert.equal(minutesSince(undefined, Date.now()), undefined);
   assert.equal(minutesSince(2_000, 1_000), 0, "a clock behind the message counts as none");
+});
+
+// ---- §4.10 busy but stuck, through the wiring ---------------------------------------------------------
+
+test("turn_end: replies that only re-read the list stop after maxStuckReplies (default 5), the calls matched to their results by toolCallId; announced once as stuck", async () => {
+  const h = harness();
+  const list = rpivDetails({ tasks: TASKS, action: "list" });
+  const reread = async (index: number) => {
+    h.session.append(assistantCalls([{ id: `c${index}`, name: "todo", args: { action: "list" } }]), callResult(`c${index}`, "todo", { details: list }));
+    await h.toolsAfterCalls();
+    return h.reply({ text: `Checked the list (${index}).` });
+  };
+  const first = await reread(0);
+  assert.equal(first?.continue, true, "the first read under the message explores");
+  const results = [];
+  for (let index = 1; index <= 5; index++) results.push(await reread(index));
+  assert.deepEqual(results.map((result) => result?.continue === true), [true, true, true, true, false]);
+  assert.deepEqual(results.slice(0, 4).map((result) => fieldOf(details(result), "stuck")), [1, 2, 3, 4]);
+  assert.equal(fieldOf(details(results[3]), "hint"), true, "the hint one reply before the stop");
+  const reason = "stopped: 5 replies in a row without progress (no edits, commands, new reads or todo changes), 2 tasks still open; it may need you";
+  assert.deepEqual(h.records("todo-loop:stop"), [stop("stuck", reason, { round: 5 })]);
+  const lines = await statusLines(h);
+  assert.ok(lines.includes("replies without progress: 5 of 5"), lines.join("\n"));
+});
+
+test("turn_end: the same reply three times in a row stops (maxRepeats default 3), announced once as repeat", async () => {
+  const h = harness();
+  const failing = async (index: number) => {
+    h.session.append(assistantCalls([{ id: `c${index}`, name: "bash", args: { command: "npm test" } }]), callResult(`c${index}`, "bash", { isError: true }));
+    await h.toolsAfterCalls();
+    return h.reply({ text: "The tests still fail." });
+  };
+  // The first reply also holds the list's creation (planned()), so it differs from the next ones.
+  const results = [await failing(0), await failing(1), await failing(2), await failing(3)];
+  assert.deepEqual(results.map((result) => result?.continue === true), [true, true, true, false]);
+  assert.deepEqual(results.slice(0, 3).map((result) => fieldOf(details(result), "repeats")), [1, 1, 2]);
+  assert.deepEqual(results.slice(0, 3).map((result) => fieldOf(details(result), "stuck")), [0, 0, 0], "a failing command is progress");
+  const reason = "stopped: the agent gave the same reply 3 times in a row, 2 tasks still open; it may need you";
+  assert.deepEqual(h.records("todo-loop:stop"), [stop("repeat", reason, { round: 3 })]);
 });

@@ -396,3 +396,40 @@ export function nestedCallsResult(calls: unknown[], options: { complete?: boolea
   };
   return { type: "message", timestamp: "2026-11-30T00:00:00.000Z", message };
 }
+
+// ---- replies with tool calls (the busy-but-stuck brakes) ------------------------------------------
+
+export interface CallOptions {
+  id: string;
+  name: string;
+  args?: unknown;
+}
+
+/** An assistant message that calls tools: pi's `toolCall` blocks with ids and arguments, and `stopReason: "toolUse"`. */
+export function assistantCalls(calls: CallOptions[], options: { text?: string; thinking?: string } = {}): MessageEntry {
+  const content: unknown[] = [];
+  if (options.thinking !== undefined) content.push({ type: "thinking", thinking: options.thinking });
+  if (options.text !== undefined) content.push({ type: "text", text: options.text });
+  for (const call of calls) content.push({ type: "toolCall", id: call.id, name: call.name, arguments: call.args ?? {} });
+  return messageEntry({ role: "assistant", content, stopReason: "toolUse", timestamp: 2, usage: usage() });
+}
+
+/** The result of the call `id`: a tool result message carrying its `toolCallId`. */
+export function callResult(id: string, toolName: string, options: { details?: unknown; isError?: boolean; nestedCalls?: unknown } = {}): MessageEntry {
+  const message: Message = {
+    role: "toolResult",
+    toolCallId: id,
+    toolName,
+    content: [{ type: "text", text: "ok" }],
+    details: options.details ?? {},
+    isError: options.isError ?? false,
+    timestamp: 3,
+  };
+  if (options.nestedCalls !== undefined) message.nestedCalls = options.nestedCalls;
+  return messageEntry(message);
+}
+
+/** One call and its result, as a tool turn puts them on the branch. */
+export function called(id: string, name: string, args: unknown = {}, options: { details?: unknown; isError?: boolean; nestedCalls?: unknown } = {}): Entry[] {
+  return [assistantCalls([{ id, name, args }]), callResult(id, name, options)];
+}

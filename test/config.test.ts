@@ -36,6 +36,8 @@ test("parseConfig: nothing to parse means the defaults (limits off, three idle r
     maxCost: null,
     maxMinutes: null,
     maxIdleReplies: 3,
+    maxStuckReplies: 5,
+    maxRepeats: 3,
     stopOnQuestion: true,
     transcript: true,
     notify: "needs-you",
@@ -120,12 +122,14 @@ test("parseConfig: a wrong type for maxIdleReplies keeps the default of 3", () =
 });
 
 test("parseConfig: huge values are clamped to a sane ceiling, with a problem (maxRounds ≤ 1000, maxMinutes ≤ 10080, maxIdleReplies ≤ 100)", () => {
-  const result = parseConfig({ maxRounds: 5000, maxTokens: 1e15, maxCost: 1e9, maxMinutes: 1e6, maxIdleReplies: 1e4 });
+  const result = parseConfig({ maxRounds: 5000, maxTokens: 1e15, maxCost: 1e9, maxMinutes: 1e6, maxIdleReplies: 1e4, maxStuckReplies: 101, maxRepeats: 1e3 });
   assert.equal(CEILINGS.maxRounds, 1000);
   assert.equal(CEILINGS.maxMinutes, 10_080);
   assert.equal(CEILINGS.maxIdleReplies, 100);
+  assert.equal(CEILINGS.maxStuckReplies, 100);
+  assert.equal(CEILINGS.maxRepeats, 100);
   assert.deepEqual(result.config, { ...DEFAULT_CONFIG, ...CEILINGS });
-  assertOneLineProblems(result, 5);
+  assertOneLineProblems(result, 7);
   assert.deepEqual(parseConfig({ maxRounds: 1000 }), { config: { ...DEFAULT_CONFIG, maxRounds: 1000 }, problems: [] });
 });
 
@@ -295,7 +299,7 @@ test("parseConfig: a long string value is quoted in the problem by its first 20 
 });
 
 test("parseConfig: an unknown key's problem lists every known key, and quotes the key by its first 40 characters", () => {
-  const known = "maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, stopOnQuestion, transcript, notify, notifyCommand, exitCode, earlierTasks";
+  const known = "maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, maxStuckReplies, maxRepeats, stopOnQuestion, transcript, notify, notifyCommand, exitCode, earlierTasks";
   assert.deepEqual(parseConfig({ maxround: 3 }).problems, [`unknown key "maxround" ignored (known: ${known})`]);
   const key = `${"k".repeat(40)}${"z".repeat(10)}`;
   assert.deepEqual(parseConfig({ [key]: 1 }).problems, [`unknown key "${"k".repeat(40)}" ignored (known: ${known})`]);
@@ -414,4 +418,33 @@ test("parseConfig: earlierTasks is \"ask\" (the default) or \"continue\"; every 
     assert.equal(result.config.maxRounds, 4, "other keys still apply");
     assert.deepEqual(result.problems, [`earlierTasks must be "ask" or "continue" (got ${shown}); using "ask"`]);
   }
+});
+
+// ---- the busy-but-stuck brakes (SPEC §4.10, §8) ---------------------------------------------------------
+
+test("parseConfig: maxStuckReplies defaults to 5 and maxRepeats to 3; null or 0 turns each off with no problem", () => {
+  assert.equal(DEFAULT_CONFIG.maxStuckReplies, 5);
+  assert.equal(DEFAULT_CONFIG.maxRepeats, 3);
+  assert.deepEqual(parseConfig({ maxStuckReplies: null, maxRepeats: null }), { config: { ...DEFAULT_CONFIG, maxStuckReplies: null, maxRepeats: null }, problems: [] });
+  assert.deepEqual(parseConfig({ maxStuckReplies: 0, maxRepeats: 0 }), { config: { ...DEFAULT_CONFIG, maxStuckReplies: null, maxRepeats: null }, problems: [] });
+  assert.deepEqual(parseConfig({ maxStuckReplies: 8, maxRepeats: 2 }), { config: { ...DEFAULT_CONFIG, maxStuckReplies: 8, maxRepeats: 2 }, problems: [] });
+  assert.deepEqual(parseConfig({ maxStuckReplies: 100, maxRepeats: 100 }).problems, [], "the ceiling itself is allowed");
+});
+
+test("parseConfig: every bad shape of maxStuckReplies or maxRepeats is a one-line problem naming the key and the default used", () => {
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [{ maxStuckReplies: "5" }, 'maxStuckReplies must be a positive number or null (got the string "5"); using the default 5'],
+    [{ maxStuckReplies: true }, "maxStuckReplies must be a positive number or null (got true); using the default 5"],
+    [{ maxStuckReplies: [5] }, "maxStuckReplies must be a positive number or null (got an array); using the default 5"],
+    [{ maxStuckReplies: -1 }, "maxStuckReplies is negative (-1); using the default 5"],
+    [{ maxStuckReplies: 500 }, "maxStuckReplies 500 is above the ceiling 100; using 100"],
+    [{ maxRepeats: { n: 3 } }, "maxRepeats must be a positive number or null (got an object); using the default 3"],
+    [{ maxRepeats: Number.NaN }, "maxRepeats must be a positive number or null (got NaN); using the default 3"],
+    [{ maxRepeats: -3 }, "maxRepeats is negative (-3); using the default 3"],
+    [{ maxRepeats: 101 }, "maxRepeats 101 is above the ceiling 100; using 100"],
+  ];
+  for (const [raw, problem] of cases) assert.deepEqual(parseConfig(raw).problems, [problem], JSON.stringify(raw));
+  assert.equal(parseConfig({ maxStuckReplies: "5" }).config.maxStuckReplies, 5, "a bad value keeps the default, never off");
+  assert.equal(parseConfig({ maxRepeats: -3 }).config.maxRepeats, 3);
+  assert.equal(parseConfig({ maxRepeats: 500 }).config.maxRepeats, 100);
 });

@@ -419,12 +419,33 @@ export const ENTRY_KINDS = [
   "plan-executing",
   "plan-planning",
   "plan-off",
+  "assistant-calls",
+  "call-result",
 ] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+/** Tool calls of an assistant message and results that may match them by `toolCallId` (few ids, so they meet). */
+const CALL_NAMES = ["read", "grep", "todo", "bash", "edit", "codemode", "TaskList", "todo_loop_block"] as const;
+
+function callArgs(rng: Random): unknown {
+  const roll = rng.next();
+  if (roll < 0.3) return { action: rng.pick(["list", "get", "create", "update"]), id: rng.int(1, 3) };
+  if (roll < 0.6) return { path: rng.pick(["a.ts", "b.ts", "c.ts"]), limit: rng.pick([undefined, 10]) };
+  if (roll < 0.8) return { command: rng.pick(["npm test", "ls"]) };
+  return junk(rng);
+}
 
 /** One session entry of `kind` (no id or parentId: the session adds them). */
 export function entryOf(rng: Random, kind: EntryKind): RawEntry {
   switch (kind) {
+    case "assistant-calls": {
+      const calls = Array.from({ length: rng.int(1, 3) }, () => ({ type: "toolCall", id: `call-${rng.int(0, 5)}`, name: rng.pick(CALL_NAMES), arguments: callArgs(rng) }));
+      return message({ role: "assistant", content: [{ type: "text", text: text(rng) }, ...calls], usage: usage(rng), stopReason: "toolUse", timestamp: 2 });
+    }
+    case "call-result": {
+      const nested = rng.chance(0.3) ? { nestedCalls: { calls: [{ id: "n", name: rng.pick(CALL_NAMES), arguments: callArgs(rng), status: "ok" }], complete: rng.chance(0.8) } } : {};
+      return message({ role: "toolResult", toolCallId: `call-${rng.int(0, 5)}`, toolName: rng.pick(CALL_NAMES), content: [{ type: "text", text: "ok" }], details: rng.chance(0.5) ? {} : junk(rng), isError: rng.chance(0.3), timestamp: 3, ...nested });
+    }
     case "user":
       return message({ role: "user", content: [{ type: "text", text: text(rng) }], timestamp: 1 });
     case "assistant":

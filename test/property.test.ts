@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import todoLoop from "../src/index.ts";
-import { align, applyBlock, applyCommand, decide, filterMarkers, freshMemory, listKey, NO_EARLIER, NOTHING, settle } from "../src/loop.ts";
+import { align, applyBlock, applyCommand, decide, earlierFacts, filterMarkers, freshMemory, holdsEarlier, listKey, NO_EARLIER, NOTHING, settle } from "../src/loop.ts";
 import type {
   BranchFacts,
   Command,
@@ -36,6 +36,7 @@ import type {
 } from "../src/loop.ts";
 import type { Limits } from "../src/config.ts";
 import type { CallKind, SourceId } from "../src/sources/index.ts";
+import type { ReplyFacts } from "../src/reply.ts";
 import { createBranchReader, readSnapshot } from "../src/state.ts";
 import type { BranchChange, Snapshot } from "../src/state.ts";
 import type { ModeLike, TurnOutcome } from "../src/pi.ts";
@@ -146,6 +147,9 @@ function genBranch(rng: Random, anchor: string): BranchFacts {
     paused: rng.chance(0.15),
     hadWork: rng.chance(0.5),
     announced: genAnnounced(rng),
+    stuck: rng.int(0, 2),
+    fp: rng.chance(0.4) ? undefined : rng.pick(FINGERPRINTS),
+    repeats: rng.int(0, 1),
     earlier: genEarlier(rng),
   };
 }
@@ -160,6 +164,15 @@ function genEarlier(rng: Random): EarlierFacts {
   };
 }
 
+/** Fingerprints of replies: few, so identical replies in a row are common. */
+const FINGERPRINTS: readonly string[] = ["fp-a", "fp-b", "fp-c"];
+
+/** What a settle's reply did: mostly known, often no progress, often the same as the one before. */
+function genReply(rng: Random): ReplyFacts | undefined {
+  if (rng.chance(0.03)) return undefined;
+  return { progress: rng.chance(0.5), fingerprint: rng.chance(0.4) ? "fp-a" : rng.pick(FINGERPRINTS) };
+}
+
 function genTurn(rng: Random, toolResults: number = rng.chance(0.5) ? 0 : rng.int(1, 4)): TurnFacts {
   return {
     outcome: rng.pick(OUTCOMES),
@@ -169,6 +182,7 @@ function genTurn(rng: Random, toolResults: number = rng.chance(0.5) ? 0 : rng.in
     openBefore: rng.int(0, 5),
     vanished: Array.from({ length: rng.int(0, 2) }, () => text(rng, 6)),
     question: rng.chance(0.2) ? rng.pick(QUESTIONS) : undefined,
+    reply: genReply(rng),
   };
 }
 
@@ -213,6 +227,8 @@ function genLimits(rng: Random): Limits {
     maxCost: rng.chance(0.7) ? null : rng.int(1, 500) / 100,
     maxMinutes: rng.chance(0.7) ? null : rng.int(1, 120) / 2,
     maxIdleReplies: rng.chance(0.4) ? null : rng.int(1, 8),
+    maxStuckReplies: rng.chance(0.4) ? null : rng.chance(0.1) ? 1 : rng.int(2, 8),
+    maxRepeats: rng.chance(0.4) ? null : rng.chance(0.1) ? 1 : rng.int(2, 6),
   };
 }
 
@@ -240,10 +256,20 @@ function genInput(rng: Random, overrides: Partial<DecideInput> = {}): DecideInpu
 }
 
 /** The state in force for this turn, by SPEC §4.14: memory for the same anchor on the same branch, else the branch's. */
-function effective(input: DecideInput): Pick<Memory, "round" | "paused" | "waiting" | "staleSettles" | "settleRun" | "signature"> {
+function effective(input: DecideInput): Pick<Memory, "round" | "paused" | "waiting" | "staleSettles" | "settleRun" | "signature" | "stuck" | "fp" | "repeats"> {
   const { memory, branch } = input;
   if (memory && memory.anchor === branch.anchor && !input.branchSwitched) return memory;
-  return { round: branch.round, paused: branch.paused, waiting: branch.waiting, staleSettles: branch.stale, settleRun: branch.idle, signature: branch.signature };
+  return {
+    round: branch.round,
+    paused: branch.paused,
+    waiting: branch.waiting,
+    staleSettles: branch.stale,
+    settleRun: branch.idle,
+    signature: branch.signature,
+    stuck: branch.stuck,
+    fp: branch.fp,
+    repeats: branch.repeats,
+  };
 }
 
 function run(input: DecideInput): Decision {
@@ -281,11 +307,18 @@ test(`decide() continues exactly on a completed settle with open tasks in reach,
     // A reply that changed the list did something: the count of replies without work starts again.
     const progressed = list.kind === "list" && list.signature !== now.signature;
     const settleRun = progressed ? 1 : now.settleRun + 1;
+    // SPEC §4.10 busy but stuck, written out: a reply the branch says nothing about is progress with a fingerprint of its own.
+    const { reply } = turn;
+    const stuck = reply === undefined || progressed || reply.progress ? 0 : now.stuck + 1;
+    const repeats = reply === undefined ? 0 : now.fp !== undefined && reply.fingerprint === now.fp ? now.repeats + 1 : 1;
+    const near = (count: number, max: number | null) => max !== null && max > 1 && count === max - 1;
     const atLimit = (limits.maxRounds !== null && now.round >= limits.maxRounds)
       || (limits.maxTokens !== null && spend.tokens >= limits.maxTokens)
       || (limits.maxCost !== null && spend.cost >= limits.maxCost)
       || (limits.maxMinutes !== null && spend.minutes !== undefined && spend.minutes >= limits.maxMinutes)
-      || (limits.maxIdleReplies !== null && settleRun >= limits.maxIdleReplies);
+      || (limits.maxIdleReplies !== null && settleRun >= limits.maxIdleReplies)
+      || (limits.maxRepeats !== null && repeats >= limits.maxRepeats)
+      || (limits.maxStuckReplies !== null && stuck >= limits.maxStuckReplies);
     const asked = input.stopOnQuestion && turn.question !== undefined;
     const expected = turn.toolResults === 0 && turn.outcome === "completed" && !now.paused && now.waiting === undefined
       && list.kind === "list" && list.open > 0 && reachable(list.tool, input.tools)
@@ -305,9 +338,12 @@ test(`decide() continues exactly on a completed settle with open tasks in reach,
           open: list.open,
           total: list.total,
           cap: limits.maxRounds,
-          hint: settleRun === 2 && !progress,
+          hint: (settleRun === 2 && !progress) || near(stuck, limits.maxStuckReplies) || near(repeats, limits.maxRepeats),
           idle: settleRun,
           stale: progress ? 0 : now.staleSettles + 1,
+          stuck,
+          fp: reply === undefined ? null : reply.fingerprint,
+          repeats,
           tool: list.tool,
           source: list.source,
         },
@@ -322,7 +358,8 @@ test(`decide() continues exactly on a completed settle with open tasks in reach,
     }
   });
   t.diagnostic(`${count} cases, ${continued} continued`);
-  assert.ok(continued > count / 50 && continued < count / 2, "the generator reaches both outcomes");
+  // A capped run (PROPERTY_CASES, as mutation testing uses) may see few continuations.
+  assert.ok((count < 1000 || continued > count / 50) && continued < count / 2, "the generator reaches both outcomes");
 });
 
 test(`decide(): never a continuation after a question while stopOnQuestion is on; the question becomes the wait (${CASES} cases)`, (t) => {
@@ -502,6 +539,8 @@ function genSequence(rng: Random): Sequence {
     maxCost: null,
     maxMinutes: rng.chance(0.8) ? null : rng.int(5, 60),
     maxIdleReplies: rng.chance(0.2) ? null : rng.int(1, 5),
+    maxStuckReplies: rng.chance(0.2) ? null : rng.int(1, 7),
+    maxRepeats: rng.chance(0.2) ? null : rng.int(1, 5),
   };
   return { limits, stopOnQuestion: rng.chance(0.8), earlierTasks: rng.chance(0.6) ? "ask" : "continue", steps };
 }
@@ -544,6 +583,9 @@ function simulate(sequence: Sequence, observe: (event: Event) => void): void {
     hadWork: openNow(),
     announced: [],
     earlier,
+    stuck: 0,
+    fp: undefined,
+    repeats: 0,
   });
   // The first message is the one that made the list.
   let branch = fresh("u1", NO_EARLIER);
@@ -558,7 +600,19 @@ function simulate(sequence: Sequence, observe: (event: Event) => void): void {
     return result;
   };
   const onMarker = (marker: MarkerDraft) => {
-    branch = { ...branch, round: marker.round, idle: marker.idle, stale: marker.stale, signature: list.kind === "list" ? list.signature : undefined, waiting: undefined, announced: [], hadWork: true };
+    branch = {
+      ...branch,
+      round: marker.round,
+      idle: marker.idle,
+      stale: marker.stale,
+      signature: list.kind === "list" ? list.signature : undefined,
+      waiting: undefined,
+      announced: [],
+      hadWork: true,
+      stuck: marker.stuck,
+      fp: marker.fp ?? undefined,
+      repeats: marker.repeats,
+    };
     touch();
   };
 
@@ -596,7 +650,9 @@ function simulate(sequence: Sequence, observe: (event: Event) => void): void {
             // The reader drops the wait and its stop keys (a later wait is a new stop), as onControl does.
             branch = { ...branch, waiting: undefined, announced: branch.announced.filter((key) => key !== "waiting" && key !== "question"), earlier: { ...branch.earlier, adopted: true } };
           }
-          if (step.command === "reset") branch = { ...branch, round: 0, idle: 0, stale: 0, signature: undefined, waiting: undefined, announced: [] };
+          if (step.command === "reset") {
+            branch = { ...branch, round: 0, idle: 0, stale: 0, signature: undefined, waiting: undefined, announced: [], stuck: 0, fp: undefined, repeats: 0 };
+          }
         }
         if (result.marker) onMarker(result.marker);
         observe({ kind: "command", command: step.command, recorded: result.record, marker: result.marker });
@@ -695,6 +751,130 @@ test(`sequences: never more than maxIdleReplies − 1 continuations in a row wit
     });
   });
   t.diagnostic(`${count} sequences, longest run ${longest}`);
+});
+
+/** A settle as the busy-but-stuck brakes see it: a completed turn without tool results. */
+function isSettle(event: Extract<Event, { kind: "decided" }>): boolean {
+  return event.input.turn.toolResults === 0 && event.input.turn.outcome === "completed";
+}
+
+test(`sequences: never more than maxStuckReplies − 1 continuations in a row without progress, across reloads, pauses, commands and tool turns (${CASES} sequences)`, (t) => {
+  let longest = 0;
+  let stopped = 0;
+  const count = forAll("sequence-stuck", CASES, genSequence, (sequence) => {
+    let inRow = 0;
+    let seen: string | undefined;
+    const { maxStuckReplies } = sequence.limits;
+    simulate(sequence, (event) => {
+      if (event.kind === "human") inRow = 0;
+      if (event.kind === "command" && event.command === "reset" && event.recorded) inRow = 0;
+      if (event.kind !== "decided" || !isSettle(event)) return;
+      const { list, turn, memory } = event.input;
+      // Progress: what the reply did, or a list that changed (by any signature the loop may compare with).
+      const signature = list.kind === "list" ? list.signature : undefined;
+      const changed = signature !== undefined && (signature !== memory?.signature || signature !== seen || signature !== event.input.branch.signature);
+      if (list.kind === "list") seen = signature;
+      if (turn.reply === undefined || turn.reply.progress || changed) inRow = 0;
+      if (event.decision.memory.last.kind === "stuck") stopped += 1;
+      if (!event.decision.continue) return;
+      if (turn.reply === undefined || turn.reply.progress || changed) return;
+      inRow += 1;
+      longest = Math.max(longest, inRow);
+      assert.ok(maxStuckReplies === null || inRow <= maxStuckReplies - 1, `${inRow} continuations in a row without progress, maxStuckReplies ${maxStuckReplies}`);
+    });
+  });
+  t.diagnostic(`${count} sequences, longest run ${longest}, ${stopped} stuck stops`);
+  assert.ok(count < 1000 || stopped > count / 100, "the generator reaches the brake");
+  // A capped run (PROPERTY_CASES, as mutation testing uses) may not get that far.
+  assert.ok(count < 1000 || longest >= 3, "the generator reaches long runs without progress");
+});
+
+test(`sequences: never maxRepeats identical replies in a row continued, across reloads, pauses, commands and tool turns (${CASES} sequences)`, (t) => {
+  let longest = 0;
+  let stopped = 0;
+  const count = forAll("sequence-repeat", CASES, genSequence, (sequence) => {
+    let inRow = 0;
+    let last: string | undefined;
+    const { maxRepeats } = sequence.limits;
+    simulate(sequence, (event) => {
+      if (event.kind === "human" || (event.kind === "command" && event.command === "reset" && event.recorded)) {
+        inRow = 0;
+        last = undefined;
+      }
+      if (event.kind !== "decided" || !isSettle(event)) return;
+      const fingerprint = event.input.turn.reply?.fingerprint;
+      if (event.decision.memory.last.kind === "repeat") stopped += 1;
+      if (!event.decision.continue) {
+        // A reply that was not continued: another one breaks the run of identical replies.
+        if (fingerprint !== last) {
+          inRow = 0;
+          last = fingerprint;
+        }
+        return;
+      }
+      inRow = fingerprint !== undefined && fingerprint === last ? inRow + 1 : fingerprint === undefined ? 0 : 1;
+      last = fingerprint;
+      longest = Math.max(longest, inRow);
+      assert.ok(maxRepeats === null || inRow <= maxRepeats - 1, `${inRow} identical replies in a row continued, maxRepeats ${maxRepeats}`);
+    });
+  });
+  t.diagnostic(`${count} sequences, longest run ${longest}, ${stopped} repeat stops`);
+  assert.ok(count < 1000 || stopped > count / 20, "the generator reaches the brake");
+});
+
+/** SPEC §4.10 "which brake speaks", written out: the first reached of the list, in its order. */
+const BRAKE_ORDER = ["maxRounds", "maxTokens", "maxCost", "maxMinutes", "idle", "repeat", "stuck"] as const;
+
+test(`decide(): when several brakes are reached at one settle the stop names the first of maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, maxRepeats, maxStuckReplies; a question or a wait comes before all (${CASES * 2} cases)`, (t) => {
+  const named = new Map<string, number>();
+  // Counts near the brakes, so that several meet at one settle often.
+  const near = (rng: Random): DecideInput => {
+    const input = genInput(rng, { pendingMessages: false, otherContinued: false });
+    const branch = { ...input.branch, idle: rng.int(0, 6), stuck: rng.int(0, 8), repeats: rng.int(0, 5), fp: rng.chance(0.8) ? "fp-a" : input.branch.fp };
+    return { ...input, branch, memory: rng.chance(0.7) ? undefined : input.memory };
+  };
+  const count = forAll("decide-brake-order", CASES * 2, near, (input) => {
+    const now = effective(input);
+    const { limits, spend, list, turn } = input;
+    if (turn.toolResults !== 0 || turn.outcome !== "completed" || now.paused) return;
+    if (list.kind !== "list" || list.open === 0 || !reachable(list.tool, input.tools)) return;
+    const decision = run(input);
+    const asked = input.stopOnQuestion && turn.question !== undefined;
+    if (now.waiting !== undefined || asked) {
+      assert.equal(decision.memory.last.kind, "waiting", "a wait or a question before every brake");
+      return;
+    }
+    if (holdsEarlier(input.earlierTasks, earlierFacts(align(input.memory, input.branch, input.branchSwitched), input.branch))) {
+      assert.equal(decision.continue, false, "a list from an earlier message is held before every brake");
+      return;
+    }
+    const progressed = list.signature !== now.signature;
+    const settleRun = progressed ? 1 : now.settleRun + 1;
+    const { reply } = turn;
+    const stuck = reply === undefined || progressed || reply.progress ? 0 : now.stuck + 1;
+    const repeats = reply === undefined ? 0 : now.fp !== undefined && reply.fingerprint === now.fp ? now.repeats + 1 : 1;
+    const reached: Record<(typeof BRAKE_ORDER)[number], boolean> = {
+      maxRounds: limits.maxRounds !== null && now.round >= limits.maxRounds,
+      maxTokens: limits.maxTokens !== null && spend.tokens >= limits.maxTokens,
+      maxCost: limits.maxCost !== null && spend.cost >= limits.maxCost,
+      maxMinutes: limits.maxMinutes !== null && spend.minutes !== undefined && spend.minutes >= limits.maxMinutes,
+      idle: limits.maxIdleReplies !== null && settleRun >= limits.maxIdleReplies,
+      repeat: limits.maxRepeats !== null && repeats >= limits.maxRepeats,
+      stuck: limits.maxStuckReplies !== null && stuck >= limits.maxStuckReplies,
+    };
+    const first = BRAKE_ORDER.find((brake) => reached[brake]);
+    const { last } = decision.memory;
+    const speaks = last.kind === "limit" ? last.limit : last.kind;
+    if (first === undefined) {
+      assert.equal(decision.continue, true);
+      return;
+    }
+    assert.equal(speaks, first, `reached: ${BRAKE_ORDER.filter((brake) => reached[brake]).join(", ")}`);
+    if (BRAKE_ORDER.filter((brake) => reached[brake]).length > 1) named.set(first, (named.get(first) ?? 0) + 1);
+  });
+  t.diagnostic(`${count} cases; several brakes at once, named first: ${JSON.stringify(Object.fromEntries(named))}`);
+  // A capped run (PROPERTY_CASES, as mutation testing uses) may not meet every pair.
+  if (count >= 1000) for (const brake of BRAKE_ORDER.slice(0, 6)) assert.ok((named.get(brake) ?? 0) > 0, `${brake} is named first over another brake at least once`);
 });
 
 /**
@@ -866,7 +1046,7 @@ function oddText(rng: Random): string {
 
 function oddLimits(rng: Random): Limits {
   const maybe = () => (rng.chance(0.5) ? null : odd(rng));
-  return { maxRounds: maybe(), maxTokens: maybe(), maxCost: maybe(), maxMinutes: maybe(), maxIdleReplies: maybe() };
+  return { maxRounds: maybe(), maxTokens: maybe(), maxCost: maybe(), maxMinutes: maybe(), maxIdleReplies: maybe(), maxStuckReplies: maybe(), maxRepeats: maybe() };
 }
 
 function oddWait(rng: Random): Wait | undefined {
@@ -882,6 +1062,8 @@ function oddReason(rng: Random): Reason {
     { kind: "waiting", reason: oddText(rng), asked: rng.chance(0.5) },
     { kind: "limit", limit: rng.pick(["maxRounds", "maxTokens", "maxCost", "maxMinutes"] as const), used: odd(rng), max: odd(rng), open: odd(rng), stale: odd(rng) },
     { kind: "idle", replies: odd(rng), open: odd(rng) },
+    { kind: "stuck", replies: odd(rng), open: odd(rng) },
+    { kind: "repeat", replies: odd(rng), open: odd(rng) },
     { kind: "outcome", outcome: rng.pick(["error", "aborted"] as const) },
     { kind: "continuing", open: odd(rng), round: odd(rng), maxRounds: rng.chance(0.5) ? null : odd(rng) },
     { kind: "paused" },
@@ -927,6 +1109,9 @@ function genOddInput(rng: Random): DecideInput {
       hadWork: rng.chance(0.5),
       announced: Array.from({ length: rng.int(0, 4) }, () => oddText(rng)),
       earlier: { open: rng.chance(0.5), carried: rng.chance(0.3), adopted: rng.chance(0.3), shown: rng.chance(0.3) ? oddText(rng) : undefined, before: rng.chance(0.5) ? anchor : oddText(rng) },
+      stuck: odd(rng),
+      fp: rng.chance(0.3) ? undefined : oddText(rng),
+      repeats: odd(rng),
     },
     turn: {
       outcome: rng.pick(OUTCOMES),
@@ -936,6 +1121,7 @@ function genOddInput(rng: Random): DecideInput {
       openBefore: odd(rng),
       vanished: Array.from({ length: rng.int(0, 8) }, () => oddText(rng)),
       question: rng.chance(0.3) ? oddText(rng) : undefined,
+      reply: rng.chance(0.3) ? undefined : { progress: rng.chance(0.5), fingerprint: oddText(rng) },
     },
     list: oddList(rng),
     pendingMessages: rng.chance(0.2),

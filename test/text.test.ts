@@ -188,7 +188,7 @@ test("notice English: the stale warning names replies, open tasks and the brakes
 });
 
 test("notice English: with a limit set the stale warning says how many continuations remain", () => {
-  const limits: Limits = { maxRounds: 50, maxTokens: 1_000_000, maxCost: 5, maxMinutes: 90, maxIdleReplies: 3 };
+  const limits: Limits = { maxRounds: 50, maxTokens: 1_000_000, maxCost: 5, maxMinutes: 90, maxIdleReplies: 3, maxStuckReplies: 5, maxRepeats: 3 };
   assert.deepEqual(describeNotice({ kind: "stale", replies: 20, open: 1, limits, roundsLeft: 29 }, CONFIG), {
     message:
       "todo loop: 20 replies without a todo change, 1 task still open; still continuing. 29 continuations left before maxRounds. Brakes: /todoloop pause, limits set: maxRounds 50, maxTokens 1,000,000, maxCost $5.00, maxMinutes 90.",
@@ -224,6 +224,8 @@ test("status report: every line, active with no limits", () => {
       "continuations for this message: 3 (no limit)",
       "replies since the list last changed: 1",
       "replies in a row without work: 0 of 3",
+      "replies without progress: 0 of 5",
+      "the same reply in a row: 0 of 3",
       "tasks open: 2 of 5 (rpiv-todo)",
       "spend since your message: 12,345 tokens (no limit), $0.0421 (no limit), 4 min (no limit)",
       "counting from: your message of 14:02",
@@ -239,9 +241,9 @@ test("status report: limits, config problems and the cap", () => {
   const lines = text.split("\n");
   assert.equal(lines[1], "continuations for this message: 3 of 12");
   assert.equal(lines[3], "replies in a row without work: 2 (no limit)");
-  assert.equal(lines[5], "spend since your message: 12,345 tokens (limit 500,000), $0.0421 (limit $3.00), 4 min (limit 30 min)");
-  assert.equal(lines[8], `config: ${CONFIG} (maxRounds 12, maxTokens 500,000, maxCost $3.00, maxMinutes 30)`);
-  assert.deepEqual(lines.slice(9), ["config problem: unknown key \"x\" ignored", "config problem: maxCost is negative (-1); using no limit"]);
+  assert.equal(lines[7], "spend since your message: 12,345 tokens (limit 500,000), $0.0421 (limit $3.00), 4 min (limit 30 min)");
+  assert.equal(lines[10], `config: ${CONFIG} (maxRounds 12, maxTokens 500,000, maxCost $3.00, maxMinutes 30)`);
+  assert.deepEqual(lines.slice(11), ["config problem: unknown key \"x\" ignored", "config problem: maxCost is negative (-1); using no limit"]);
 });
 
 test("status report: the mode line for paused, disabled, waiting and stopped", () => {
@@ -268,19 +270,19 @@ test("status report: the mode line for paused, disabled, waiting and stopped", (
 
 test("status report: no list names why; no human message yet says so", () => {
   const lines = statusText(view({ list: { kind: "none", why: "no-tool" }, sourceLabel: undefined, memory: freshMemory("") })).split("\n");
-  assert.equal(lines[4], "tasks open: none — no todo tool is active");
-  assert.equal(lines[6], "counting from: no message yet");
-  assert.equal(lines[7], "last: idle");
+  assert.equal(lines[6], "tasks open: none — no todo tool is active");
+  assert.equal(lines[8], "counting from: no message yet");
+  assert.equal(lines[9], "last: idle");
 });
 
 test("status report: an out-of-date list shows its open count as unknown and says why", () => {
   const lines = statusText(view({ list: { kind: "out-of-date", why: "codemode", open: 2, source: "rpiv-todo" } })).split("\n");
-  assert.equal(lines[4], "tasks open: unknown (the list is out of date: made through codemode) (rpiv-todo)");
+  assert.equal(lines[6], "tasks open: unknown (the list is out of date: made through codemode) (rpiv-todo)");
 });
 
 test("status report: no minutes known yet reads as under a minute", () => {
   const lines = statusText(view({ spend: { tokens: 0, cost: 0, minutes: undefined } })).split("\n");
-  assert.equal(lines[5], "spend since your message: 0 tokens (no limit), $0.0000 (no limit), under a minute (no limit)");
+  assert.equal(lines[7], "spend since your message: 0 tokens (no limit), $0.0000 (no limit), under a minute (no limit)");
 });
 
 // ---- footer -----------------------------------------------------------------------------------------
@@ -319,13 +321,13 @@ test("notice English: exactly five deleted tasks are all named, with no 'and 0 m
 
 test("status report: plan mode while it is only planning reads 'none yet' with the source", () => {
   const lines = statusText(view({ list: { kind: "planning", source: "plan-mode" }, sourceLabel: "plan mode" })).split("\n");
-  assert.equal(lines[4], "tasks open: none yet — plan mode is planning (plan mode)");
+  assert.equal(lines[6], "tasks open: none yet — plan mode is planning (plan mode)");
 });
 
 import { continuationLine, stopLine } from "../src/text.ts";
 
 test("minutes in /todoloop read as a person says them: under a minute, 4 min, 1 h 10 min, 2 h; never a fraction", () => {
-  const spent = (minutes: number): string | undefined => statusText(view({ spend: { tokens: 0, cost: 0, minutes } })).split("\n")[5];
+  const spent = (minutes: number): string | undefined => statusText(view({ spend: { tokens: 0, cost: 0, minutes } })).split("\n")[7];
   const cases: Array<[number, string]> = [
     [0, "under a minute"],
     [0.0012, "under a minute"],
@@ -341,7 +343,7 @@ test("minutes in /todoloop read as a person says them: under a minute, 4 min, 1 
     [Number.NaN, "under a minute"],
   ];
   for (const [minutes, words] of cases) assert.equal(spent(minutes), `spend since your message: 0 tokens (no limit), $0.0000 (no limit), ${words} (no limit)`, String(minutes));
-  const limit = (maxMinutes: number): string | undefined => statusText(view({ limits: { ...DEFAULT_CONFIG, maxMinutes } })).split("\n")[5];
+  const limit = (maxMinutes: number): string | undefined => statusText(view({ limits: { ...DEFAULT_CONFIG, maxMinutes } })).split("\n")[7];
   assert.match(limit(30) ?? "", /, 4 min \(limit 30 min\)$/);
   assert.match(limit(90) ?? "", /, 4 min \(limit 1 h 30 min\)$/);
   assert.match(limit(0.5) ?? "", /, 4 min \(limit 0\.5 min\)$/);
@@ -454,24 +456,24 @@ test("duration: whole minutes as a person says them", () => {
 
 test("status report: the anchor is your message's time (and first words), never an id", () => {
   const lines = (overrides: Partial<StatusView>): string[] => statusText(view({ memory: memory({ anchor: "ad74f7a6" }), ...overrides })).split("\n");
-  assert.equal(lines({})[6], "counting from: your message of 14:02");
-  assert.equal(lines({ anchorText: "Write the parser and its tests" })[6], 'counting from: your message of 14:02 ("Write the parser and its tests")');
-  assert.equal(lines({ anchorText: "a".repeat(100) })[6], `counting from: your message of 14:02 ("${"a".repeat(39)}…")`);
-  assert.equal(lines({ anchorText: "x\u001b[31m\ny" })[6], 'counting from: your message of 14:02 ("x y")');
-  assert.equal(lines({ anchorTime: undefined })[6], "counting from: your latest message");
-  assert.equal(lines({ anchorTime: Number.NaN })[6], "counting from: your latest message");
+  assert.equal(lines({})[8], "counting from: your message of 14:02");
+  assert.equal(lines({ anchorText: "Write the parser and its tests" })[8], 'counting from: your message of 14:02 ("Write the parser and its tests")');
+  assert.equal(lines({ anchorText: "a".repeat(100) })[8], `counting from: your message of 14:02 ("${"a".repeat(39)}…")`);
+  assert.equal(lines({ anchorText: "x\u001b[31m\ny" })[8], 'counting from: your message of 14:02 ("x y")');
+  assert.equal(lines({ anchorTime: undefined })[8], "counting from: your latest message");
+  assert.equal(lines({ anchorTime: Number.NaN })[8], "counting from: your latest message");
   for (const line of lines({ anchorText: "hello" })) assert.doesNotMatch(line, /ad74f7a6/);
 });
 
 test("status report: config: none (defaults) when the file does not exist; the path when it does", () => {
-  assert.equal(statusText(view({ configExists: false })).split("\n")[8], `config: none (defaults) — create ${CONFIG} to set limits`);
-  assert.equal(statusText(view({ configExists: true })).split("\n")[8], `config: ${CONFIG}`);
+  assert.equal(statusText(view({ configExists: false })).split("\n")[10], `config: none (defaults) — create ${CONFIG} to set limits`);
+  assert.equal(statusText(view({ configExists: true })).split("\n")[10], `config: ${CONFIG}`);
 });
 
 test("status report: an abort reads 'you stopped it (Escape)'", () => {
   const lines = statusText(view({ memory: memory({ last: { kind: "outcome", outcome: "aborted" } }) })).split("\n");
   assert.equal(lines[0], "todo loop: stopped");
-  assert.equal(lines[7], "last: stopped: you stopped it (Escape)");
+  assert.equal(lines[9], "last: stopped: you stopped it (Escape)");
 });
 
 test("/todoloop resume says what happens next: when the agent next stops, and that continue starts it now", () => {

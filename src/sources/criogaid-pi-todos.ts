@@ -10,7 +10,7 @@
  * `metadata._internal` is true are bookkeeping the tool hides; they are not tasks here either.
  */
 import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
-import { customData, isRecord, readItems, successfulResult, successfulToolResult } from "./types.ts";
+import { customData, isRecord, readItems, successfulResult, successfulToolResult, readsByName } from "./types.ts";
 import type { CallKind, Task, TodoList, TodoSource } from "./types.ts";
 
 const OPEN = new Set(["pending", "in_progress"]);
@@ -162,4 +162,5 @@ export const criogaidPiTodosTasks: TodoSource = {
     }
     return ["TaskCreate", "TaskGet", "TaskList"].includes(ok.toolName) ? "other" : undefined;
   },
+  readOnly: readsByName(["TaskGet", "TaskList"]),
 };

@@ -3,7 +3,7 @@
  * Its tool results carry just the affected task and are never read as the list.
  */
 import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
-import { customData, idText, isRecord, readItems, successfulResult } from "./types.ts";
+import { customData, idText, isRecord, readItems, successfulResult, readsByAction } from "./types.ts";
 import type { CallKind, Task, TodoList, TodoSource } from "./types.ts";
 
 const OPEN = new Set(["pending", "active"]);
@@ -39,4 +39,5 @@ export const ianPascoePiTodo: TodoSource = {
     if (action === "add" || action === "list") return "other";
     return undefined;
   },
+  readOnly: readsByAction("todo", ["list"]),
 };

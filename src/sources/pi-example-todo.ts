@@ -6,7 +6,7 @@
  * this tool's.
  */
 import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
-import { idText, isRecord, readItems, successfulResult, successfulToolResult } from "./types.ts";
+import { idText, isRecord, readItems, successfulResult, successfulToolResult, readsByAction } from "./types.ts";
 import type { CallKind, Task, TodoList, TodoSource, UnknownRecord } from "./types.ts";
 
 const ACTIONS = new Set(["list", "add", "toggle", "clear"]);
@@ -47,4 +47,5 @@ export const piExampleTodo: TodoSource = {
     if (action === "toggle") return "complete";
     return typeof action === "string" ? "other" : "unlabelled";
   },
+  readOnly: readsByAction("todo", ["list"]),
 };

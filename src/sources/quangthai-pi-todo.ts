@@ -4,7 +4,7 @@
  * action, so a clear cannot be told from finishing.
  */
 import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
-import { customData, idText, isRecord, readItems, successfulResult, successfulToolResult } from "./types.ts";
+import { customData, idText, isRecord, readItems, successfulResult, successfulToolResult, readsByName } from "./types.ts";
 import type { CallKind, Task, TodoList, TodoSource } from "./types.ts";
 
 const OPEN = new Set(["pending", "in_progress"]);
@@ -51,4 +51,5 @@ export const quangthaiPiTodo: TodoSource = {
     if (!ok || !WRITERS.has(ok.toolName) || readTodos(ok.details) === undefined) return undefined;
     return "unlabelled";
   },
+  readOnly: readsByName(["todo_read", "todoread"]),
 };

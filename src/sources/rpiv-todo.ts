@@ -5,7 +5,7 @@
  * calls: `details.action: "batch"` with `params.ops: [{ action, … }]`, classified by their ops.
  */
 import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
-import { customData, idText, isRecord, readItems, successfulResult, successfulToolResult } from "./types.ts";
+import { customData, idText, isRecord, readItems, successfulResult, successfulToolResult, readsByAction } from "./types.ts";
 import type { CallKind, Task, TodoList, TodoSource, UnknownRecord } from "./types.ts";
 
 const OPEN = new Set(["pending", "in_progress"]);
@@ -76,4 +76,5 @@ export const rpivTodo: TodoSource = {
     if (!ok || ok.toolName !== "todo" || readState(ok.details) === undefined) return undefined;
     return classifyDetails(ok.details);
   },
+  readOnly: readsByAction("todo", ["list", "get"]),
 };

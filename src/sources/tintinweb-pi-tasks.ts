@@ -20,7 +20,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
-import { idText, isRecord, readItems } from "./types.ts";
+import { idText, isRecord, readItems, readsByName } from "./types.ts";
 import type { CallKind, Task, TodoList, TodoSource } from "./types.ts";
 
 const TOOL_NAMES = ["TaskCreate", "TaskCreateMany", "TaskGet", "TaskList", "TaskUpdate"] as const;
@@ -166,4 +166,5 @@ export const tintinwebPiTasks: TodoSource = {
     const { details } = result;
     return details === undefined || (isRecord(details) && Object.keys(details).length === 0) ? "unlabelled" : undefined;
   },
+  readOnly: readsByName(["TaskGet", "TaskList"]),
 };

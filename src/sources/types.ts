@@ -78,6 +78,11 @@ export interface TodoSource {
    * source that cannot is never uncovered again: nothing older can show through it.
    */
   readonly saysNoList?: boolean;
+  /**
+   * Whether a call of this source's tool (by name, with the arguments the model gave) only reads the
+   * list, for the no-progress brake (SPEC §4.10): re-reading is no progress. Absent: no call only reads.
+   */
+  readonly readOnly?: (name: string, args: unknown) => boolean;
 }
 
 export type UnknownRecord = { readonly [key: string]: unknown };
@@ -126,4 +131,14 @@ export function readItems<T>(items: unknown, read: (item: unknown, index: number
     if (value !== null) out.push(value);
   }
   return out;
+}
+
+/** A `readOnly` for a tool whose calls name an action: the call of `tool` is read-only when its action is one of `actions`. */
+export function readsByAction(tool: string, actions: readonly string[]): (name: string, args: unknown) => boolean {
+  return (name, args) => name === tool && isRecord(args) && typeof args.action === "string" && actions.includes(args.action);
+}
+
+/** A `readOnly` for tools that only read whatever their arguments. */
+export function readsByName(names: readonly string[]): (name: string) => boolean {
+  return (name) => names.includes(name);
 }

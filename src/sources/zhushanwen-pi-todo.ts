@@ -6,7 +6,7 @@
  * are read the way it reads them; `cancelled` is closed; any other status is not this shape.
  */
 import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
-import { idText, isRecord, readItems, successfulResult, successfulToolResult } from "./types.ts";
+import { idText, isRecord, readItems, successfulResult, successfulToolResult, readsByAction } from "./types.ts";
 import type { CallKind, Task, TodoList, TodoSource, UnknownRecord } from "./types.ts";
 
 /** Every status any release wrote, and whether the tool treats it as unfinished. */
@@ -89,4 +89,5 @@ export const zhushanwenPiTodo: TodoSource = {
     if (!ok || ok.toolName !== "todo" || readState(ok.details) === undefined) return undefined;
     return classifyAction(ok.details.action);
   },
+  readOnly: readsByAction("todo", ["list"]),
 };

@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { baseArgs, checkInvariants, extensionArgs, isNudge, markers, requests, runPi, sandbox, SCENARIO_TIMEOUT_MS, sessionEntries, stops } from "./harness.ts";
+import { baseArgs, checkInvariants, extensionArgs, isNudge, markers, requests, runPi, sandbox, SCENARIO_TIMEOUT_MS, sessionEntries, stops,
+  withoutFingerprint,
+} from "./harness.ts";
 import type { ScriptStep } from "./harness.ts";
 
 const plan: ScriptStep = {
@@ -29,7 +31,7 @@ test("tasks open at a settle: exactly one marker, the model continues, the list 
     const found = markers(entries);
     assert.equal(found.length, 1);
     const anchor = entries.find((entry) => entry.type === "message" && entry.message?.role === "user")?.id;
-    assert.deepEqual(found[0]?.details, { v: 1, round: 1, anchor, open: 2, total: 2, cap: null, hint: false, idle: 1, stale: 0 });
+    assert.deepEqual(withoutFingerprint(found[0]?.details), { v: 1, round: 1, anchor, open: 2, total: 2, cap: null, hint: false, idle: 1, stale: 0, stuck: 0, repeats: 1 });
     const third = requests(box)[2];
     assert.ok(third && isNudge(third.messages[third.messages.length - 1] ?? { role: "", content: "" }), "the continuation request ends with the nudge");
     assert.deepEqual(stops(entries).map((entry) => (entry.data as { reason: string }).reason), ["stopped: list is clear"]);

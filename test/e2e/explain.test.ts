@@ -31,6 +31,7 @@ import {
   TWO_TASKS as TASKS,
   PLAN_TWO as plan,
   FINISH_TWO as finish,
+  withoutFingerprint,
 } from "./harness.ts";
 import type { EntryRecord, Sandbox, ScriptStep } from "./harness.ts";
 import { UNKNOWN_SHAPE_TODO } from "./stand-ins/paths.ts";
@@ -48,9 +49,9 @@ function grep(box: Sandbox, customType: string): string[] {
 function assertExplained(entries: readonly EntryRecord[], anchor: string, expected: { hints: boolean[]; stop: string; kind: string; open: number }): void {
   const mine = markers(entries).filter((entry) => (entry.details as { anchor?: unknown }).anchor === anchor);
   assert.deepEqual(
-    mine.map((entry) => entry.details),
-    expected.hints.map((hint, index) => ({ v: 1, round: index + 1, anchor, open: 2, total: 2, cap: null, hint, idle: index + 1, stale: index })),
-    "every marker's details are { v: 1, round, anchor, open, total, cap, hint, idle, stale } with the human message's entry id",
+    mine.map((entry) => withoutFingerprint(entry.details)),
+    expected.hints.map((hint, index) => ({ v: 1, round: index + 1, anchor, open: 2, total: 2, cap: null, hint, idle: index + 1, stale: index, stuck: index, repeats: 1 })),
+    "every marker's details are { v: 1, round, anchor, open, total, cap, hint, idle, stale, stuck, fp, repeats } with the human message's entry id",
   );
   const recorded = stopData(entries).filter((data) => data.anchor === anchor);
   assert.deepEqual(recorded, [{ v: 1, kind: expected.kind, reason: expected.stop, round: expected.hints.length, open: expected.open, anchor }]);

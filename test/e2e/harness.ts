@@ -667,3 +667,13 @@ export function anchorWords(entries: readonly EntryRecord[], id: string | undefi
   const words = text.length > 40 ? `${text.slice(0, 39).join("").trimEnd()}…` : text.join("");
   return words === "" ? `your message of ${clock}` : `your message of ${clock} ("${words}")`;
 }
+
+/**
+ * A marker's `details` with its fingerprint (0.3 `fp`: a 28-digit hex hash, or null) checked and left
+ * out, so the rest — `stuck` and `repeats` included — can be compared exactly.
+ */
+export function withoutFingerprint(details: unknown): Record<string, unknown> {
+  const { fp, ...rest } = (typeof details === "object" && details !== null ? details : {}) as Record<string, unknown>;
+  assert.ok(fp === null || (typeof fp === "string" && /^[0-9a-f]{28}$/.test(fp)), `a marker's fingerprint: ${String(fp)}`);
+  return rest;
+}

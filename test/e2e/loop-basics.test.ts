@@ -116,8 +116,8 @@ test("maxRounds reached: no further continuation, the reason names it ('stopped:
 test("ten unchanged settles in a row give one warning and the loop keeps going", { timeout }, async (t) => {
   const stalls: ScriptStep[] = Array.from({ length: 11 }, (_, index) => say(`Stall ${index + 1}.`));
   const script: ScriptStep[] = [createTasks("Alpha task", "Beta task"), ...stalls, updateTasks([1, 2]), say("Done.")];
-  // maxIdleReplies off: eleven tool-less settles in a row would otherwise stop at the third.
-  await withRpc(t.signal, { script, config: { maxIdleReplies: 0 } }, async (box, rpc) => {
+  // maxIdleReplies and maxStuckReplies off: eleven tool-less settles in a row would otherwise stop at the third (idle) or fifth (no progress).
+  await withRpc(t.signal, { script, config: { maxIdleReplies: 0, maxStuckReplies: 0 } }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     const entries = sessionEntries(box);
     assert.deepEqual(markerRounds(entries), Array.from({ length: 11 }, (_, index) => index + 1));

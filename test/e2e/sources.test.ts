@@ -24,6 +24,7 @@ import {
   userMessageIds,
   withRpc,
   TWO_TASKS as TASKS,
+  withoutFingerprint,
 } from "./harness.ts";
 import type { EntryRecord, Notify, ScriptStep } from "./harness.ts";
 import { IAN_PASCOE_TODO, QUANGTHAI_TODO } from "./stand-ins/paths.ts";
@@ -95,7 +96,7 @@ function assertContinuedAndStopped(run: LoopRun, source: Source): void {
   const [anchor] = userMessageIds(run.entries);
   const found = markers(run.entries);
   assert.equal(found.length, 1, "exactly one marker");
-  assert.deepEqual(found[0]?.details, { v: 1, round: 1, anchor, open: 2, total: 2, cap: null, hint: false, idle: 1, stale: 0 });
+  assert.deepEqual(withoutFingerprint(found[0]?.details), { v: 1, round: 1, anchor, open: 2, total: 2, cap: null, hint: false, idle: 1, stale: 0, stuck: 0, repeats: 1 });
   assert.ok(textOf(found[0]?.content).includes(source.nudge), `the nudge names the tool: ${textOf(found[0]?.content)}`);
   assert.match(run.status, new RegExp(`^tasks open: 2 of 2 \\(${source.label.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}\\)$`, "m"));
   assert.match(run.status, /^last: continuing: 2 tasks still open, continue 1$/m);

@@ -42,6 +42,7 @@ import {
   updateTasks,
   userMessageIds,
   TWO_TASKS as TASKS,
+  withoutFingerprint,
 } from "./harness.ts";
 import type { EntryRecord, RpcSession, ScriptStep } from "./harness.ts";
 import { SESSION_CONTROL } from "./stand-ins/paths.ts";
@@ -113,7 +114,7 @@ test("0.2 resumes a 0.1 session with -c: the rounds are rebuilt from 0.1 markers
       const carryOn = userMessageIds(entries).at(-1);
       const fresh = markers(entries).filter((entry) => entry.id !== secondMarker?.id && entry.id !== thirdMarker?.id);
       assert.deepEqual(fresh.map((entry) => entry.display), [true], "0.2 writes displayed markers next to the old hidden ones");
-      assert.deepEqual(markerDetails(fresh), [{ v: 1, round: 1, anchor: carryOn, open: 2, total: 2, cap: 1, hint: false, idle: 1, stale: 0 }]);
+      assert.deepEqual(markerDetails(fresh).map(withoutFingerprint), [{ v: 1, round: 1, anchor: carryOn, open: 2, total: 2, cap: 1, hint: false, idle: 1, stale: 0, stuck: 0, repeats: 1 }]);
       assert.deepEqual(stopData(entries).slice(3), [{ v: 1, kind: "clear", reason: "stopped: list is clear", round: 1, open: 0, anchor: carryOn }]);
 
       // The second message's branch: its round is spent (0.1 marker), and 0.1 recorded the limit stop by
