@@ -38,7 +38,13 @@ const ESCAPE_SEQUENCE = new RegExp(
 );
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const LINE_BREAK = /[\t\n\v\f\r\u0085\u2028\u2029]+/gu;
-const INVISIBLE = /(?![\ufe0e\ufe0f])[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}]/gu;
+/**
+ * The invisible characters of SPEC §10, as the inside of a regular expression character class (`u`
+ * flag): controls, format characters, default-ignorable code points and noncharacters. One definition
+ * for every module that has to look past them (the question detector reads a line's end through them).
+ */
+export const INVISIBLE_CLASS = "\\p{Cc}\\p{Cf}\\p{Default_Ignorable_Code_Point}\\p{Noncharacter_Code_Point}";
+const INVISIBLE = new RegExp(`(?![\\ufe0e\\ufe0f])[${INVISIBLE_CLASS}]`, "gu");
 // After the rest is gone, so that a selector separated from its emoji only by removed characters stays.
 const STRAY_PRESENTATION = /(?<!\p{Emoji})[\ufe0e\ufe0f]/gu;
 
