@@ -292,50 +292,45 @@ test("request: explicit requests for what only the person can give, in English",
   assert.equal(askedQuestion("Please add `src/db.ts` to the chat so I can change it."), "Please add `src/db.ts` to the chat so I can change it.");
 });
 
-test("request: explicit requests in Chinese, Japanese, Russian, Spanish, German and French", () => {
-  const cases = [
-    "请提供数据库的连接地址，我再继续。",
-    "请告诉我您想用哪个方案。",
-    "需要您确认一下接口的格式。",
-    "設定ファイルを共有してください。",
-    "どちらの方式で進めるか教えてください。",
-    "使うデータベースを選んでください。",
-    "Пожалуйста, добавьте файл конфигурации в чат.",
-    "Пришлите, пожалуйста, журнал ошибок.",
-    "Сообщите, какой вариант вам подходит.",
-    "Por favor, comparte el archivo de configuración.",
-    "Indícame cuál de las dos opciones prefieres.",
-    "Bitte füge die Konfigurationsdatei zum Chat hinzu.",
-    "Sag mir, welche Variante du willst.",
-    "Veuillez partager le fichier de configuration.",
-    "Dites-moi quelle option vous préférez.",
-    "Ajoutez le fichier au chat, s'il vous plaît.",
-  ];
-  for (const reply of cases) assert.notEqual(askedQuestion(`Готово. Done.\n${reply}`), undefined, reply);
-});
+const REQUESTS: Record<string, readonly string[]> = {
+  Chinese: ["请提供数据库的连接地址，我再继续。", "请告诉我您想用哪个方案。", "需要您确认一下接口的格式。", "请上传最新的日志文件。"],
+  Japanese: ["設定ファイルを共有してください。", "どちらの方式で進めるか教えてください。", "使うデータベースを選んでください。", "APIキーを追加してください。"],
+  Russian: ["Пожалуйста, добавьте файл конфигурации в чат.", "Пришлите, пожалуйста, журнал ошибок.", "Сообщите, какой вариант вам подходит."],
+  Spanish: ["Por favor, comparte el archivo de configuración.", "Indícame cuál de las dos opciones prefieres.", "Necesito que confirmes el nombre del esquema."],
+  German: ["Bitte füge die Konfigurationsdatei zum Chat hinzu.", "Sag mir, welche Variante du willst.", "Bestätige bitte den Namen der Tabelle."],
+  French: ["Veuillez partager le fichier de configuration.", "Dites-moi quelle option vous préférez.", "Ajoutez le fichier au chat, s'il vous plaît."],
+};
 
-test("request: a request that opens with a condition is a sign-off, and a sign-off is no request", () => {
-  const cases = [
+for (const [language, requests] of Object.entries(REQUESTS)) {
+  test(`request: explicit requests for what only the person can give, in ${language}`, () => {
+    for (const reply of requests) assert.equal(askedQuestion(`Готово. Done.\n${reply}`), reply, reply);
+  });
+}
+
+const SIGN_OFFS: Record<string, readonly string[]> = {
+  English: [
     "Let me know if you need anything else.",
     "Let me know if you want me to convert another file!",
     "If you still see errors, please share the full log.",
     "If anything breaks, paste the output here and I'll look at it.",
     "Feel free to ask if you have more questions!",
     "Should anything fail, please provide the stack trace.",
-    "如果还有问题，请提供具体的错误信息。",
-    "如果需要调整，请告诉我。",
-    "何か問題があれば教えてください。",
-    "ブラウザで表示を確認してください。",
-    "Если будут вопросы, дайте знать.",
-    "Si tienes algún problema, por favor comparte el error.",
-    "Wenn noch etwas fehlt, bitte gib mir Bescheid.",
-    "Falls Fehler auftreten, bitte sende mir das Protokoll.",
-    "Si vous avez d'autres questions, dites-moi.",
     "Refresh the page and it should work now.",
     "Ready to continue whenever you are.",
-  ];
-  for (const reply of cases) assert.equal(askedQuestion(`Fixed the loader.\n\n${reply}`), undefined, reply);
-});
+  ],
+  Chinese: ["如果还有问题，请提供具体的错误信息。", "如果需要调整，请告诉我。", "你可以刷新页面查看效果。"],
+  Japanese: ["何か問題があれば教えてください。", "ブラウザで表示を確認してください。", "ご不明な点がありましたらお知らせください。"],
+  Russian: ["Если будут вопросы, дайте знать.", "Если что-то не так, пришлите, пожалуйста, журнал."],
+  Spanish: ["Si tienes algún problema, por favor comparte el error.", "Avísame si necesitas algo más."],
+  German: ["Wenn noch etwas fehlt, bitte gib mir Bescheid.", "Falls Fehler auftreten, bitte sende mir das Protokoll."],
+  French: ["Si vous avez d'autres questions, dites-moi.", "S'il y a un souci, veuillez partager le journal."],
+};
+
+for (const [language, signOffs] of Object.entries(SIGN_OFFS)) {
+  test(`request: a request that opens with a condition is a sign-off, and a sign-off is no request, in ${language}`, () => {
+    for (const reply of signOffs) assert.equal(askedQuestion(`Fixed the loader.\n\n${reply}`), undefined, reply);
+  });
+}
 
 test("question (0.3): an offer after finished work still asks when it ends on a question mark", () => {
   assert.equal(askedQuestion("All done and committed.\n\nWant me to also tidy the imports?"), "Want me to also tidy the imports?");
