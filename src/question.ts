@@ -117,7 +117,7 @@ const REQUEST = new RegExp(
 /** Openers of a line that depends on the answer to the question right above it, by language. */
 const DEPENDS = new RegExp(
   [
-    /^(?:if (?:yes|so|not|no)\b|if (?:you|that|this) (?:agree|approve|confirm|prefer|'d prefer|would prefer|want me to|'d like me to|would like me to|say yes|works|sounds good|looks good|looks right|is (?:ok|okay|fine|correct|right))\b|if that'?s (?:ok|okay|fine|correct|right)\b)/u.source,
+    /^(?:if (?:yes|so|not|no)\b|if you(?:'d| would)? (?:agree|approve|confirm|prefer|want me to|like me to|say yes)\b|if (?:that|this) (?:works|sounds good|looks good|looks right|is (?:ok|okay|fine|correct|right))\b|if that'?s (?:ok|okay|fine|correct|right)\b)/u.source,
     /^(?:once you(?:'ve| have)? (?:confirm|approve|decide|choose|pick|reply|answer|agree|say|tell me|let me know|confirmed|approved|decided|chosen|picked|replied|answered|agreed)\b|once (?:confirmed|approved)\b|after (?:you confirm|your (?:confirmation|approval|answer|reply))\b|upon (?:confirmation|approval)\b|when you (?:confirm|approve|decide|reply)\b|otherwise\b|either way\b)/u.source,
     /^(?:如果(?:是|可以|同意|需要|没问题|确认|您同意|你同意|您确认|你确认|要的话|不需要|不)|确认后|您确认后|你确认后|同意后|否则|若同意)/u.source,
     /^(?:よろしければ|問題なければ|ご承認いただければ|承認いただければ|ご確認いただければ|確認(?:が取れ|でき)次第|OKでしたら|OKであれば|はいの場合|いいえの場合|了承いただければ|そうでなければ|もし(?:よろしければ|問題なければ|そうなら))/u.source,
@@ -290,21 +290,27 @@ function asQuestion(line: string): string | undefined {
   return bare.replace(PARENTHETICAL, "").replace(TRAILING, "").trim();
 }
 
-/** The last sentence of a line (code spans and URLs already holes). */
-function lastSentence(prose: string): string {
-  const trimmed = prose.replace(/[\s.!。！*_~)\]]+$/u, "");
+/** The sentences of a line (code spans and URLs already holes), trailing punctuation dropped. */
+function sentences(prose: string): string[] {
+  const out: string[] = [];
   let start = 0;
   const ends = /[.!?](?=\s)|[。！？]/gu;
-  for (let match = ends.exec(trimmed); match; match = ends.exec(trimmed)) start = match.index + match[0].length;
-  return trimmed.slice(start).trim();
+  for (let match = ends.exec(prose); match; match = ends.exec(prose)) {
+    out.push(prose.slice(start, match.index));
+    start = match.index + match[0].length;
+  }
+  out.push(prose.slice(start));
+  return out.map((sentence) => undecorated(sentence.replace(/[\s.!。！*_~)\]]+$/u, ""))).filter((sentence) => sentence !== "");
 }
 
-/** The line as an explicit request to the person (`request` pattern); undefined when it is none. */
+/**
+ * The line as an explicit request to the person (`request` pattern): one of its sentences asks for what
+ * only the person can give and does not open with a condition. Undefined when it is none.
+ */
 function asRequest(line: string): string | undefined {
   const bare = undecorated(line);
-  const sentence = undecorated(lastSentence(withoutCode(bare)));
-  if (sentence === "" || CONDITION.test(sentence) || !REQUEST.test(sentence)) return undefined;
-  return bare.replace(TRAILING, "").trim();
+  const asks = sentences(withoutCode(bare)).some((sentence) => !CONDITION.test(sentence) && REQUEST.test(sentence));
+  return asks ? bare.replace(TRAILING, "").trim() : undefined;
 }
 
 function isTrailer(item: Item): boolean {

@@ -488,3 +488,228 @@ test(`property: a trailing tag line after a question keeps it the same question 
   );
   t.diagnostic(`${count} questions, ${tagged} with tag lines`);
 });
+
+test("question (0.3): the limits of the trailing patterns — three tag lines of at most 48 characters, twelve options", () => {
+  assert.equal(askedQuestion("Shall I run it?\n[a]\n[b]\n[c]"), "Shall I run it?", "three tag lines");
+  const longest = `[${"x".repeat(46)}]`;
+  assert.equal(askedQuestion(`Shall I run it?\n${longest}`), "Shall I run it?", "a tag line of 48 characters");
+  assert.equal(askedQuestion(`Shall I run it?\n[${"x".repeat(47)}]`), undefined, "49 characters are a line of text");
+  const twelve = Array.from({ length: 12 }, (_, i) => `- option ${i}`).join("\n");
+  assert.equal(askedQuestion(`Would you like me to:\n${twelve}`), "Would you like me to:", "twelve options");
+  assert.equal(askedQuestion("Would you like me to:\n- only one"), "Would you like me to:", "one option");
+});
+
+test("question (0.3): a long reply is read by its end, however many lines and blocks come before", () => {
+  const body = Array.from({ length: 400 }, (_, i) => (i % 7 === 0 ? "```\ncode?\n```" : `Line ${i} of the report.`)).join("\n");
+  assert.equal(askedQuestion(`${body}\n\nWould you like me to:\n1. Ship it\n2. Wait`), "Would you like me to:");
+  assert.equal(askedQuestion(`${body}\n\nShall I ship it?\n\n[saved]`), "Shall I ship it?");
+  assert.equal(askedQuestion(`${body}\nShall I ship it?\nIf yes, I tag the release.`), "Shall I ship it?");
+  assert.equal(askedQuestion(`${body}\nAll shipped.`), undefined);
+});
+
+test("question (0.3): a line of invisible characters only, astral ones included, is blank; a closing fence may end in tabs", () => {
+  assert.equal(askedQuestion("Shall I run it?\n\u{e0041}\u{e0100}"), "Shall I run it?");
+  assert.equal(askedQuestion("Shall I run it?\n\u00a0\u3000"), "Shall I run it?", "no-break and ideographic spaces are blank too");
+  assert.equal(askedQuestion("Shall I run it?\n```\ncode\n```\t \t"), "Shall I run it?");
+  assert.equal(askedQuestion("Shall I run it?\n```\ncode\n``` x"), undefined, "text after a fence does not close it");
+  assert.equal(askedQuestion("😀 Shall I run it? 😀\n\u{1f600}"), undefined, "an astral emoji is visible");
+});
+
+test("question (0.3): each rhetorical opener asks nobody", () => {
+  for (const line of ["Who knew it was the cache?", "Who would have thought?", "Who would have guessed?", "What could go wrong?", "What could possibly go wrong?", "How cool is that?", "How neat is that?", "How great is that?", "Why not?"]) {
+    assert.equal(askedQuestion(`It works.\n${line}`), undefined, line);
+  }
+  assert.equal(askedQuestion("It works.\nWhy nothing changed, should I look?"), "Why nothing changed, should I look?");
+});
+
+test("request: each condition opener makes a request a sign-off", () => {
+  const conditional = [
+    "Unless it works, please share the log.",
+    "Should it fail, please share the log.",
+    "In case it fails, please share the log.",
+    "Whenever it fails, please share the log.",
+    "若有问题，请提供日志。",
+    "假如失败，请提供日志。",
+    "如有问题，请提供日志。",
+    "如需修改，请提供日志。",
+    "如还有错误，请提供日志。",
+    "要是失败了，请提供日志。",
+    "万一失败，请提供日志。",
+    "もし失敗したら、ログを共有してください。",
+    "万が一失敗した場合は、ログを共有してください。",
+    "エラーがなければ、ログを共有してください。",
+    "失敗する際は、ログを共有してください。",
+    "В случае ошибки, пожалуйста, пришлите журнал.",
+    "En caso de error, por favor comparte el registro.",
+    "Sollte es fehlschlagen, bitte sende mir das Protokoll.",
+    "Au cas où, veuillez partager le journal.",
+    "En cas d'erreur, veuillez partager le journal.",
+  ];
+  for (const reply of conditional) assert.equal(askedQuestion(`Done.\n${reply}`), undefined, reply);
+  assert.equal(askedQuestion("Done.\nS'il vous plaît, partagez le journal."), "S'il vous plaît, partagez le journal.", "s'il vous plaît is no condition");
+});
+
+test("request: a request word counts as a whole word anywhere in its sentence, never inside another word", () => {
+  const requests = [
+    "Хорошо, теперь пришлите, пожалуйста, журнал.",
+    "Готово, теперь пожалуйста добавьте файл в чат.",
+    "Готово, теперь скажите, какой вариант лучше.",
+    "Listo, ahora por favor comparte el archivo.",
+    "Listo, ahora comparte el archivo, por favor.",
+    "Listo, ahora dime cuál prefieres.",
+    "Listo, ahora necesito que confirmes el nombre.",
+    "Fertig, jetzt bitte füge die Datei hinzu.",
+    "Fertig, jetzt sende bitte die Datei.",
+    "Fertig, jetzt sag mir, welche Variante du willst.",
+    "C'est fait, maintenant veuillez partager le fichier.",
+    "C'est fait, maintenant partagez le fichier, s'il vous plaît.",
+    "C'est fait, s'il vous plaît, partagez le fichier.",
+    "C'est fait, maintenant dites-moi quelle option vous préférez.",
+    "Done, now please  share the log.",
+    "Done, now let me know  which one you want.",
+    "Done, now could you  share the log.",
+    "Done, now I'll need you to  paste the log.",
+    "Done, now I need you to paste the log.",
+    "Done, once you've  shared the log, I can fix it.",
+    "Done, now please  run `npm login` to continue.",
+    "完成了，现在请提供日志。",
+    "完了しました。ログを共有をお願いします。",
+  ];
+  for (const reply of requests) assert.equal(askedQuestion(`Ok.\n${reply}`), reply, reply);
+  const inside = [
+    "Ok, недобавьте ничего, пожалуйста.",
+    "Ok, nocomparte nada.",
+    "Ok, mitbitte füge nichts hinzu.",
+    "Ok, surajoutez rien, s'il vous plaît.",
+    "Ok, redites-moi quelle heure il est.",
+    "Ok, сообщитель, какой угодно.",
+    "Ok, dimelo cuálquiera.",
+    "Ok, ich sag mirwelche.",
+  ];
+  for (const reply of inside) assert.equal(askedQuestion(`Ok.\n${reply}`), undefined, reply);
+});
+
+test("request: a condition only counts at the start of the sentence and as a whole word", () => {
+  const requests = [
+    "Please share the log, even if it is long.",
+    "Please share the log; should be quick.",
+    "请提供日志，如果方便的话。",
+    "ログを共有してください、もしくはファイルを追加してください。",
+    "Пожалуйста, пришлите журнал, если он есть.",
+    "Por favor, comparte el registro si lo tienes.",
+    "Bitte sende mir das Protokoll, falls vorhanden.",
+    "Veuillez partager le journal si possible.",
+    "Sicher, por favor comparte el archivo.",
+    "Wenngleich, bitte sende die Datei.",
+    "Sinon rien, veuillez partager le fichier.",
+    "Если бы, пожалуйста, пришлите журнал.",
+  ];
+  for (const reply of requests.slice(0, 8)) assert.equal(askedQuestion(`Ok.\n${reply}`), reply, reply);
+  for (const reply of requests.slice(8, 11)) assert.equal(askedQuestion(`Ok.\n${reply}`), reply, reply);
+  assert.equal(askedQuestion("Ok.\nЕсли бы, пожалуйста, пришлите журнал."), undefined, "если followed by a space is a condition");
+  const conditional = ["Если будет ошибка, пожалуйста, пришлите журнал.", "Si hay un error, por favor comparte el registro.", "Wenn es hakt, bitte sende das Protokoll.", "Si ça plante, veuillez partager le journal.", "S'il y a une erreur, veuillez partager le journal."];
+  for (const reply of conditional) assert.equal(askedQuestion(`Ok.\n${reply}`), undefined, reply);
+});
+
+test("depends: the opener counts only at the start of the line under the question", () => {
+  const cases = [
+    "Shall I go on?\nI will go on, if yes is what you say.",
+    "Shall I go on?\nI go on once you confirm nothing.",
+    "要继续吗？\n我会继续，如果是这样。",
+    "続けますか？\n続けます、よろしければ。",
+    "Продолжить?\nЯ продолжу, если да.",
+    "¿Sigo?\nSigo, si es así.",
+    "Soll ich weitermachen?\nIch mache weiter, wenn ja.",
+    "Je continue ?\nJe continue, si oui.",
+  ];
+  for (const reply of cases) assert.equal(askedQuestion(reply), undefined, reply);
+  const depends = [
+    ["Продолжить?\nЕсли да, я начну с тестов.", "Продолжить?"],
+    ["Продолжить?\nЕсли вы согласны, я начну с тестов.", "Продолжить?"],
+    ["¿Sigo?\nSi es así, empiezo por las pruebas.", "¿Sigo?"],
+    ["Je continue ?\nSi c'est le cas, je commence par les tests.", "Je continue ?"],
+    ["Je continue ?\nSi vous êtes d'accord, je commence par les tests.", "Je continue ?"],
+    ["Je continue ?\nSi tu es d'accord, je commence par les tests.", "Je continue ?"],
+    ["Shall I go on?\nIf you'd like me to, I start with the tests.", "Shall I go on?"],
+    ["Shall I go on?\nIf that's fine, I start with the tests.", "Shall I go on?"],
+    ["Shall I go on?\nOnce you have confirmed, I start with the tests.", "Shall I go on?"],
+  ];
+  for (const [reply, question] of depends) assert.equal(askedQuestion(reply ?? ""), question, reply);
+  // A word that only starts like an opener does not depend on the answer.
+  assert.equal(askedQuestion("Продолжить?\nЕсли даже так, я начну."), undefined);
+  assert.equal(askedQuestion("¿Sigo?\nSi nothing, empiezo."), undefined);
+});
+
+test("options: the asking line before the list, by language, with its words in the middle of the line", () => {
+  const cases: Array<[string, string]> = [
+    ["Now, would you like to:\n- ship\n- wait", "Now, would you like to:"],
+    ["Now, do you want to:\n- ship\n- wait", "Now, do you want to:"],
+    ["Now, do you want me to:\n- ship\n- wait", "Now, do you want me to:"],
+    ["Now, should I:\n- ship\n- wait", "Now, should I:"],
+    ["Next, which approach do you like:\n- ship\n- wait", "Next, which approach do you like:"],
+    ["Пора решить, хотите ли вы:\n- выпустить\n- подождать", "Пора решить, хотите ли вы:"],
+    ["Bien, ¿prefieres:\n- publicar\n- esperar", "Bien, ¿prefieres:"],
+    ["Gut, soll ich:\n- veröffentlichen\n- warten", "Gut, soll ich:"],
+    ["Bien, dois-je :\n- publier\n- attendre", "Bien, dois-je :"],
+    ["Alors, voulez-vous :\n- publier\n- attendre", "Alors, voulez-vous :"],
+  ];
+  for (const [reply, asked] of cases) assert.equal(askedQuestion(reply), asked, reply);
+  const none = ["Der Vorschlag:\n- a\n- b", "Le choix:\n- a\n- b", "Мыслей пара:\n- a\n- b", "Lista de cosas:\n- a\n- b", "Dashboards:\n- a\n- b"];
+  for (const reply of none) assert.equal(askedQuestion(reply), undefined, reply);
+});
+
+test("options: a question above a list speaks to the person in each language; a pronoun inside another word does not count", () => {
+  const asks = ["Что вы выберете?", "Что выберете вы?", "¿Qué opción prefieres tú?", "¿Cuál elige usted?", "Was nimmst du?", "Welche Variante nehmen Sie?", "Laquelle voulez-vous, vous ?", "Tu préfères laquelle ?"];
+  for (const question of asks) assert.equal(askedQuestion(`${question}\n- a\n- b`), question, question);
+  const nobody = ["Почему вызов упал?", "Warum scheiterte Sudoku?", "Pourquoi le tutu casse?", "¿Por qué falla el tema?"];
+  for (const question of nobody) assert.equal(askedQuestion(`${question}\n- a\n- b`), undefined, question);
+});
+
+test("request: any sentence of the last line may be the request; a dot inside a word does not end a sentence", () => {
+  assert.equal(askedQuestion("Done.\nPlease share the log. I will look at it then."), "Please share the log. I will look at it then.");
+  assert.equal(askedQuestion("Done.\nI checked it. Please share the file config.json with me."), "I checked it. Please share the file config.json with me.");
+  assert.equal(askedQuestion("Done.\nIf it breaks, please share the log. Otherwise we are done."), undefined);
+  assert.equal(askedQuestion("Done.\nログの共有お願いします。"), "ログの共有お願いします。");
+});
+
+test("question (0.3): the edges of each reading rule", () => {
+  const asks: Array<[string, string]> = [
+    ["Shall I?\n* * *", "Shall I?"],
+    ["Shall I?\n___", "Shall I?"],
+    ["Shall I?\n- - -", "Shall I?"],
+    ["Shall I?\n   ---", "Shall I?"],
+    ["Shall I?\n   [saved]", "Shall I?"],
+    ["Would you like me to:\n  - ship\n  - wait", "Would you like me to:"],
+    ["Would you like me to:\n-  ship\n-  wait", "Would you like me to:"],
+    ["Would you like me to:\n10. ship\n11. wait", "Would you like me to:"],
+    ['He said "really?" — shall I go on?', 'He said "really?" — shall I go on?'],
+    ['Shall I go on?"', "Shall I go on?"],
+    ["Can  you  open  http://localhost:3000?", "Can  you  open  http://localhost:3000?"],
+    ["~~~ notes with `ticks`\nWhat?\n~~~\nShall I keep them?", "Shall I keep them?"],
+    ["Shall I?\n```\na\n```\n[x]\n```\nb\n```\n[y]\n[z]", "Shall I?"],
+    ["¿Cuál prefiere Usted?\n- a\n- b", "¿Cuál prefiere Usted?"],
+  ];
+  for (const [reply, asked] of asks) assert.equal(askedQuestion(reply), asked, reply);
+  const none = [
+    "Shall I?\nok ---",
+    "Shall I?\n--- ok",
+    "Shall I?\nok <!-- x -->",
+    "Shall I?\n<!-- x --> ok",
+    "Would you like me to:\nnot - a list",
+    "So, who knew this would work",
+    "The dialog reads (\"Discard changes?\")",
+    "Done.\n`npm test`?",
+    " ``\nWhat is it",
+    "Shall I?\n```\nx\n```\nIf yes, I go on.",
+    "Would you like me to:\n```\nx\n```\n- ship\n- wait",
+    "Done.\nWould you like me to:",
+    "Which one: SQLite or Postgres\n- a\n- b",
+    "If yes, I go on.",
+    "Shall I go on?\n\u200bx",
+    "Shall I go on?\n\u007f x",
+  ];
+  for (const reply of none) assert.equal(askedQuestion(reply), undefined, reply);
+  assert.equal(askedQuestion("Shall I go on?\n\u007f"), "Shall I go on?", "DEL is invisible");
+  assert.equal(askedQuestion("So, who knew this?"), "So, who knew this?", "a rhetorical opener only at the start");
+  assert.equal(askedQuestion("  ``\nWhat is it?"), "What is it?", "two backticks after spaces are no fence");
+});
