@@ -9,10 +9,10 @@
  * - `question`: it ends with `?`, `？` or `؟` once markdown decoration, closing quotes or brackets, a
  *   short parenthetical after the mark (`…first? (recommended)`) and invisible characters are gone;
  *   a `?` inside inline code, a URL, or a quotation that opens after other text does not count;
- * - `request`: its last sentence explicitly asks for what only the person can give (`please add / share /
- *   provide / confirm …`, `let me know which …`), in English, Chinese, Japanese, Russian, Spanish, German
- *   or French, and does not open with a condition (`If you still see errors, please share the log` is a
- *   sign-off, not a request);
+ * - `request`: one of its sentences explicitly asks for what only the person can give (`please add /
+ *   share / provide / confirm …`, `let me know which …`), in English, Chinese, Japanese, Russian, Spanish,
+ *   German or French, and does not open with a condition (`If you still see errors, please share the log`
+ *   is a sign-off, not a request);
  * - `depends`: it depends on the answer (`If yes, …`, `Once you confirm, I'll …`) and the line right above
  *   it asks by `question`;
  * - `options`: it closes a list of options under a line that asks (`Would you like me to:`, or a line
@@ -103,7 +103,7 @@ const REQUEST = new RegExp(
     /(?<!\p{L})necesito que (?:añadas|agregues|compartas|proporciones|envíes|pegues|subas|confirmes|elijas|me digas|me indiques)(?!\p{L})/u.source,
     // German
     /(?<!\p{L})bitte\s+(?:füge|füg|fügen Sie|teile|teilen Sie|gib|geben Sie|sende|senden Sie|schicke|schick|schicken Sie|lade|laden Sie|bestätige|bestätigen Sie|wähle|wählen Sie|nenne|nennen Sie|kopiere|kopieren Sie)(?!\p{L})/u.source,
-    /(?<!\p{L})(?:füge|füg|fügen Sie|teile|teilen Sie|gib|geben Sie|sende|senden Sie|schicke|schicken Sie|lade|laden Sie|bestätige|bestätigen Sie|wähle|wählen Sie|nenne|nennen Sie)\s+(?:mir\s+)?bitte(?!\p{L})/u.source,
+    /(?<!\p{L})(?:füge|füg|fügen Sie|teile|teilen Sie|gib|geben Sie|sende|senden Sie|schicke|schick|schicken Sie|lade|laden Sie|bestätige|bestätigen Sie|wähle|wählen Sie|nenne|nennen Sie)\s+(?:mir\s+)?bitte(?!\p{L})/u.source,
     /(?<!\p{L})(?:sag mir|sagen Sie mir|lass mich wissen|lassen Sie mich wissen|teile mir mit|teilen Sie mir mit|gib mir Bescheid|geben Sie mir Bescheid)(?!\p{L})[^.!]{0,40}?(?<!\p{L})(?:welche[nrsm]?)(?!\p{L})/u.source,
     // French
     /(?<!\p{L})(?:merci de|veuillez|pourriez-vous|pouvez-vous)\s+(?:m['’])?(?:ajouter|partager|fournir|envoyer|coller|téléverser|confirmer|indiquer|préciser|choisir|sélectionner|dire)(?!\p{L})/u.source,

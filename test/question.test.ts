@@ -713,3 +713,67 @@ test("question (0.3): the edges of each reading rule", () => {
   assert.equal(askedQuestion("So, who knew this?"), "So, who knew this?", "a rhetorical opener only at the start");
   assert.equal(askedQuestion("  ``\nWhat is it?"), "What is it?", "two backticks after spaces are no fence");
 });
+
+test("request and depends: spacing, commas and apostrophes as people type them, and words that only begin like a request", () => {
+  const requests = [
+    "Ok, пожалуйста,  добавьте файл.",
+    "Добавьте файл пожалуйста.",
+    "Добавьте файл,  пожалуйста.",
+    "Ok, por favor,  comparte el archivo.",
+    "Comparte el archivo por favor.",
+    "Comparte el archivo,  por favor.",
+    "Ok, bitte  füge die Datei hinzu.",
+    "Sende  bitte die Datei.",
+    "Schick mir  bitte die Datei.",
+    "Ok, veuillez  partager le fichier.",
+    "Merci de m'envoyer le journal.",
+    "Merci de m’envoyer le journal.",
+    "S'il vous plaît partagez le fichier.",
+    "S'il vous plaît,  partagez le fichier.",
+    "Partagez le fichier s'il vous plaît.",
+    "Partagez le fichier,s'il vous plaît.",
+    "Partagez le fichier, s’il te plait.",
+    "Veuillez partager le journal en cas de besoin.",
+    "Please run `npm login` and I'll continue.",
+    "Please run it so that I can proceed.",
+    "Please type /login, then I'll go on.",
+    "Please enter the code before I continue.",
+    "If it breaks, tell me. Please share the log.",
+  ];
+  for (const reply of requests) assert.equal(askedQuestion(`Ok.\n${reply}`), reply, reply);
+  const none = [
+    "Ok, пожалуйста, выберитель.",
+    "Добавьтеся файл, пожалуйста.",
+    "Compartes el archivo, por favor.",
+    "Sende bitteres Zeug.",
+    "Colleurs, s'il vous plaît.",
+    "Dites-moi quelques mots.",
+    "Dites-moi séquelle.",
+    "Dime cuálquiera cosa.",
+    "Sag mir welcherlei.",
+    "Done. If it breaks, please share the log.",
+    "Please run the tests to see them pass.",
+  ];
+  for (const reply of none) assert.equal(askedQuestion(`Ok.\n${reply}`), undefined, reply);
+  const depends: Array<[string, string]> = [
+    ["Shall I go on?\nIf you agree, I start with the tests.", "Shall I go on?"],
+    ["Shall I go on?\nIf you would prefer, I stop here.", "Shall I go on?"],
+    ["Продолжить?\nЕсли нет, я остановлюсь.", "Продолжить?"],
+    ["Продолжить?\nПосле подтверждения я начну.", "Продолжить?"],
+    ["Продолжить?\nКак только вы подтвердите, я начну.", "Продолжить?"],
+    ["Продолжить?\nВ противном случае я остановлюсь.", "Продолжить?"],
+  ];
+  for (const [reply, asked] of depends) assert.equal(askedQuestion(reply), asked, reply);
+  const choose: Array<[string, string]> = [
+    ["Please choose one:\n- a\n- b", "Please choose one:"],
+    ["Pick:\n- a\n- b", "Pick:"],
+    ["How would you like me to proceed:\n- a\n- b", "How would you like me to proceed:"],
+    ["Would you prefer:\n- a\n- b", "Would you prefer:"],
+  ];
+  for (const [reply, asked] of choose) assert.equal(askedQuestion(reply), asked, reply);
+});
+
+test("question (0.3): a thematic break under a question that speaks to nobody in particular is still dropped", () => {
+  for (const rule of ["- - -", "* * *", "_ _ _", "***", "---", "___"]) assert.equal(askedQuestion(`Ready?\n${rule}`), "Ready?", rule);
+  for (const notRule of ["*", "--", "_ _"]) assert.equal(askedQuestion(`Ready?\n${notRule}`), undefined, notRule);
+});
