@@ -38,7 +38,7 @@ const QUESTION_END = /[?？؟]$/u;
 const LEADING = /^\s*(?:(?:>|[-*+•]|\d{1,9}[.)]|#{1,6})(?:\s+|$)|[*_~]+)/u;
 /** Emphasis, closing quotes and brackets after the question mark. */
 const TRAILING = /[\s*_~"'”’“»›)\]}」』】〉》]+$/u;
-/** A short parenthetical after the question mark: `…first? (Recommended: yes)`. */
+/** A short parenthetical after the question mark: `…first? (my advice: yes)`. */
 const PARENTHETICAL = /(?<=[?？؟][*_~]*)\s*[*_~]*[(（][^()（）?？؟]{1,80}[)）][*_~]*\s*$/u;
 /** Inline code: what it holds is code, not prose. */
 const CODE_SPAN = /(`+)[^`]*?\1/g;

@@ -224,7 +224,7 @@ test("tag line: a short bracketed line after the question keeps it a question", 
 });
 
 test("parenthetical: a short parenthetical after the question mark keeps it a question", () => {
-  assert.equal(askedQuestion("Shall I squash the commits first? (Recommended: yes)"), "Shall I squash the commits first?");
+  assert.equal(askedQuestion("Shall I squash the commits first? (I would say yes)"), "Shall I squash the commits first?");
   assert.equal(askedQuestion("**Shall I squash the commits first?** (my advice: yes)"), "Shall I squash the commits first?");
   assert.equal(askedQuestion("要先合并提交吗？（建议：是）"), "要先合并提交吗？");
   assert.equal(askedQuestion("Shall I squash them? (yes/no)"), "Shall I squash them?");
@@ -310,7 +310,7 @@ for (const [language, requests] of Object.entries(REQUESTS)) {
 const SIGN_OFFS: Record<string, readonly string[]> = {
   English: [
     "Let me know if you need anything else.",
-    "Let me know if you want me to convert another file!",
+    "Let me know if you want me to restyle another page!",
     "If you still see errors, please share the full log.",
     "If anything breaks, paste the output here and I'll look at it.",
     "Feel free to ask if you have more questions!",
