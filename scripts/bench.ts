@@ -12,6 +12,10 @@
  * of 100k entries is "wide": its work turns call 20–39 tools at once (reads, greps, commands), the case
  * where the busy-but-stuck brakes fold the most per reply. Ends with three lines: the ratio at 100k
  * (extension turn_end / pi getBranch), the growth 1k → 100k, and the ratio of the wide session.
+ *
+ * First, the question detector (`askedQuestion()`, SPEC §4.8) on a 10 KB and a 1 MB reply of several
+ * shapes (ordinary replies, one long line, long runs of decoration, many fences): the time must grow
+ * linearly, at most 150 times from 10 KB to 1 MB (100 is linear). `--question` runs only that part.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,6 +40,7 @@ import type {
   TurnEndResultLike,
 } from "../src/pi.ts";
 import { nudgeText } from "../src/text.ts";
+import { askedQuestion } from "../src/question.ts";
 
 const SIZES = [1_000, 10_000, 100_000];
 /** The size of the session whose work turns call many tools at once. */
@@ -556,7 +561,79 @@ function micros(value: number): string {
   return value >= 100 ? value.toFixed(0) : value.toFixed(1);
 }
 
+// ---------------------------------------------------------------------------------------------
+// The question detector on long replies.
+
+const QUESTION_SIZES = [10_000, 1_000_000];
+const QUESTION_TARGET = 150;
+
+/** Replies of about `size` characters, by shape; each ends as its shape says. */
+function questionReplies(size: number): Array<[string, string]> {
+  const random = prng(size);
+  const repeat = (unit: string, end: string): string => unit.repeat(Math.max(1, Math.ceil((size - end.length) / unit.length))) + end;
+  const paragraph = (): string =>
+    `${sentence(random, 30)}.\n\n- ${sentence(random, 8)}\n- \`${sentence(random, 2)}?\` ${sentence(random, 5)}\n\n\`\`\`ts\n${sentence(random, 12)}?\n\`\`\`\n\n`;
+  let ordinary = "";
+  while (ordinary.length < size) ordinary += paragraph();
+  // A reply arrives parsed from JSON, as one flat string: flatten the ropes built here the same way.
+  const flat = (reply: string): string => JSON.parse(JSON.stringify(reply)) as string;
+  const shapes: Array<[string, string]> = [
+    ["ordinary reply ending in a question and a tag line", `${ordinary}Shall I go on with the parser?\n\n[Logs saved]`],
+    ["ordinary reply ending in a statement", `${ordinary}All done.`],
+    ["one long line ending in a question", repeat("word ", "shall I go on?")],
+    ["one long line of emphasis", repeat("*", "x")],
+    ["one long line of backticks", repeat("`", "x")],
+    ["one long line of spaces before a question mark", repeat(" ", "x ?")],
+    ["many short fences of both kinds", repeat("```\n~~~\n````\n", "Shall I?")],
+    ["many list items under a question", `Would you like me to:\n${repeat("- an option\n", "")}`],
+    ["many invisible characters", repeat("\u200b\u200f", "Shall I go on?")],
+  ];
+  return shapes.map(([shape, reply]) => [shape, flat(reply)]);
+}
+
+/**
+ * The CPU time of one askedQuestion() call on `reply`, in µs: the best of several batches. CPU time, not
+ * wall time, because the machine's other work preempts a long call far more often than a short one.
+ */
+function timeQuestion(reply: string): number {
+  const perBatch = reply.length > 100_000 ? 3 : 300;
+  // Warm up on this very reply, so the first timed run is not the one that compiles the hot loops.
+  for (let index = 0; index < 3; index++) askedQuestion(reply);
+  let best = Number.POSITIVE_INFINITY;
+  for (let batch = 0; batch < 5; batch++) {
+    const started = process.cpuUsage();
+    for (let index = 0; index < perBatch; index++) askedQuestion(reply);
+    const used = process.cpuUsage(started);
+    best = Math.min(best, (used.user + used.system) / perBatch);
+  }
+  return best;
+}
+
+/** Times the detector per shape at 10 KB and 1 MB; returns whether every ratio is within the target. */
+function questionBench(): boolean {
+  console.log(`question detector: askedQuestion() on replies of ${QUESTION_SIZES.map((size) => `${size / 1000} KB`).join(" and ")}, CPU µs per call (best of 5 batches)`);
+  const small = questionReplies(QUESTION_SIZES[0] ?? 10_000);
+  const large = questionReplies(QUESTION_SIZES[1] ?? 1_000_000);
+  // Warm the JIT on the small replies first.
+  for (const [, reply] of small) for (let index = 0; index < 50; index++) askedQuestion(reply);
+  let worst = 0;
+  for (const [index, [shape, reply]] of small.entries()) {
+    const big = large[index]?.[1] ?? "";
+    const at10k = timeQuestion(reply);
+    const at1m = timeQuestion(big);
+    const ratio = at1m / Math.max(at10k, 0.01);
+    worst = Math.max(worst, ratio);
+    console.log(`  ${shape.padEnd(52)} ${pad(micros(at10k), 9)} ${pad(micros(at1m), 11)}  ratio ${ratio.toFixed(1)}`);
+  }
+  const met = worst <= QUESTION_TARGET;
+  console.log(`question detector: worst ratio 1 MB / 10 KB ${worst.toFixed(1)} (target <= ${QUESTION_TARGET}, 100 is linear): ${met ? "met" : "MISSED"}`);
+  console.log("");
+  return met;
+}
+
 async function main(): Promise<void> {
+  if (!questionBench()) process.exitCode = 1;
+  if (process.argv.includes("--question")) return;
   const root = mkdtempSync(join(tmpdir(), "pi-todo-loop-bench-"));
   const agentDir = join(root, "agent");
   const cwd = join(root, "project");

@@ -241,31 +241,94 @@ export function removedClassOf(code: number): RemovedClass | undefined {
   return REMOVED_KINDS.find((kind) => inRanges(code, REMOVED_CLASSES[kind]));
 }
 
+const LETTER = /^\p{L}$/u;
+const MARK = /^\p{M}$/u;
+/** Viramas of the main Indic scripts, written out here apart from src/sanitize.ts. */
+const VIRAMAS = new Set([0x094d, 0x09cd, 0x0a4d, 0x0acd, 0x0b4d, 0x0bcd, 0x0c4d, 0x0ccd, 0x0d4d, 0x0dca, 0x1039, 0x17d2]);
+const JOINING = [/^\p{Script=Arabic}$/u, /^\p{Script=Syriac}$/u, /^\p{Script=Nko}$/u, /^\p{Script=Mongolian}$/u];
+const isTag = (code: number): boolean => code >= 0xe0000 && code <= 0xe007f;
+
+/**
+ * Whether the character at `index` is one that human text keeps there (SPEC §10, 0.3): a joiner inside an
+ * emoji ZWJ sequence, after a virama before a letter, or (the non-joiner) between two letters of a joining
+ * script; one presentation selector after an emoji; an ideographic selector after an ideograph; a
+ * Mongolian selector after a Mongolian letter; a tag character inside 🏴 + 2–7 tag letters or digits + cancel.
+ */
+export function belongsThere(points: readonly string[], index: number): boolean {
+  const code = points[index]?.codePointAt(0) ?? 0;
+  const previous = points[index - 1];
+  const next = points[index + 1];
+  const test = (pattern: RegExp, point: string | undefined): boolean => point !== undefined && pattern.test(point);
+  const afterVirama = VIRAMAS.has(previous?.codePointAt(0) ?? 0) && test(LETTER, next);
+  if (code === 0x200d) {
+    const emojiBefore =
+      test(/^[\p{Extended_Pictographic}\p{Emoji_Modifier}]$/u, previous) ||
+      (previous === "\ufe0f" && test(/^\p{Extended_Pictographic}$/u, points[index - 2]));
+    return (emojiBefore && test(/^\p{Extended_Pictographic}$/u, next)) || afterVirama;
+  }
+  if (code === 0x200c) {
+    let base = index - 1;
+    while (base > 0 && test(MARK, points[base])) base -= 1;
+    const letter = points[base];
+    return afterVirama || (test(LETTER, letter) && test(LETTER, next) && JOINING.some((script) => test(script, letter) && test(script, next)));
+  }
+  if (PRESENTATION.has(code)) return test(/^\p{Emoji}$/u, previous);
+  if (code >= 0xe0100 && code <= 0xe01ef) return test(/^\p{Ideographic}$/u, previous);
+  if ((code >= 0x180b && code <= 0x180d) || code === 0x180f) return test(/^\p{Script=Mongolian}$/u, previous) && test(LETTER, previous);
+  if (isTag(code)) {
+    let start = index;
+    while (start > 0 && isTag(points[start - 1]?.codePointAt(0) ?? 0)) start -= 1;
+    let end = index;
+    while (end + 1 < points.length && isTag(points[end + 1]?.codePointAt(0) ?? 0)) end += 1;
+    const run = points.slice(start, end + 1).map((point) => point.codePointAt(0) ?? 0);
+    const letters = run.slice(0, -1);
+    return (
+      points[start - 1] === "\u{1f3f4}" &&
+      run.at(-1) === 0xe007f &&
+      letters.length >= 2 &&
+      letters.length <= 7 &&
+      letters.every((tag) => (tag >= 0xe0030 && tag <= 0xe0039) || (tag >= 0xe0061 && tag <= 0xe007a))
+    );
+  }
+  return false;
+}
+
 /**
  * The first character of `value` sanitize() must not let through, as "U+XXXX (class)": any removed
- * class, any control or format character (Cc, Cf) — except U+FE0E / U+FE0F right after an emoji.
+ * class, any control or format character (Cc, Cf) — except where human text keeps it (belongsThere) —
+ * and a combining mark with nothing to sit on or the same mark twice in a row.
  */
 export function firstRemoved(value: string): string | undefined {
-  let previous = "";
-  for (const point of value) {
+  const points = Array.from(value);
+  for (const [index, point] of points.entries()) {
     const code = point.codePointAt(0) ?? 0;
+    const name = `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
     const kind = removedClassOf(code) ?? (/[\p{Cc}\p{Cf}]/u.test(point) ? "Cc/Cf" : undefined);
-    const presentation = PRESENTATION.has(code) && /\p{Emoji}/u.test(previous);
-    if (kind !== undefined && !presentation) return `U+${code.toString(16).toUpperCase().padStart(4, "0")} (${kind})`;
-    previous = point;
+    if (kind !== undefined && !belongsThere(points, index)) return `${name} (${kind})`;
+    const previous = points[index - 1];
+    if (kind === undefined && MARK.test(point) && (previous === undefined || /^\s$/u.test(previous) || previous === point)) return `${name} (lone mark)`;
   }
   return undefined;
 }
 
+/** Characters human text keeps in some places (SPEC §10, 0.3): their removal depends on their neighbours. */
+function contextual(code: number): boolean {
+  return code === 0x200c || code === 0x200d || PRESENTATION.has(code) || (code >= 0xe0100 && code <= 0xe01ef) || (code >= 0x180b && code <= 0x180f && code !== 0x180e);
+}
+
 /**
  * One character of class `kind`. `standalone` leaves out the ones whose removal depends on their
- * neighbours: sequence introducers (ESC, 8-bit CSI, OSC, DCS, SOS, PM, APC) and U+FE0E / U+FE0F.
+ * neighbours: sequence introducers (ESC, 8-bit CSI, OSC, DCS, SOS, PM, APC) and the characters human
+ * text keeps in places (joiners, presentation, ideographic and Mongolian selectors); tag characters
+ * stay, since no ordinary token is a black flag.
  */
 export function removedChar(rng: Random, kind: RemovedClass, standalone = false): string {
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     const [low, high] = rng.pick(REMOVED_CLASSES[kind]);
     const code = rng.int(low, high);
-    if (standalone && (SEQUENCE_STARTS.has(code) || PRESENTATION.has(code))) continue;
+    // A class made only of such characters (the Mongolian selectors) gives a zero-width space instead.
+    if (standalone && attempt > 200) return "\u200b";
+    if (standalone && (SEQUENCE_STARTS.has(code) || contextual(code))) continue;
     return code >= 0xd800 && code <= 0xdfff ? String.fromCharCode(code) : String.fromCodePoint(code);
   }
 }
