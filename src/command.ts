@@ -11,6 +11,7 @@ import type { Runtime } from "./runtime.ts";
 import { sourceLabel } from "./sources/index.ts";
 import { CONTROL_TYPE } from "./state.ts";
 import { describeReason, sanitize, statusText } from "./text.ts";
+import { handleVerify, isVerifyCommand, VERIFY_COMPLETIONS, verifyStatusLines } from "./verify-command.ts";
 
 const DESCRIPTIONS: Record<Command, string> = {
   status: "what the loop is doing and why",
@@ -20,7 +21,7 @@ const DESCRIPTIONS: Record<Command, string> = {
   continue: "lift a pause or wait and go on now",
 };
 
-const USAGE = "Usage: /todoloop [status|pause|resume|reset|continue]";
+const USAGE = "Usage: /todoloop [status|pause|resume|reset|continue|verify [approve|forget]]";
 
 export function registerCommand(runtime: Runtime): void {
   const { pi } = runtime;
@@ -33,10 +34,16 @@ export function registerCommand(runtime: Runtime): void {
         label: word,
         description: DESCRIPTIONS[word],
       }));
-      return items.length > 0 ? items : null;
+      const verify = VERIFY_COMPLETIONS.filter((item) => item.value.startsWith(typed) && item.value !== typed);
+      const all = [...items, ...verify];
+      return all.length > 0 ? all : null;
     },
     async handler(args, ctx) {
       try {
+        if (isVerifyCommand(args)) {
+          await handleVerify(runtime, args, ctx);
+          return;
+        }
         const command = parseCommand(args);
         if (!command) {
           runtime.notify(ctx, `todo loop: unknown sub-command "${sanitize(args, 40)}". ${USAGE}`, "error");
@@ -63,7 +70,7 @@ export function registerCommand(runtime: Runtime): void {
             configFile: configPath(),
             problems: facts.problems,
             killSwitch: facts.killSwitch,
-          }), "info");
+          }) + verifyStatusLines(ctx, facts.config), "info");
         } else {
           runtime.notify(ctx, `todo loop: ${describeReason(result.reply)}`, result.reply.kind === "cannot-continue" ? "warning" : "info");
         }

@@ -45,10 +45,47 @@ export type Reason =
   | { readonly kind: "requested"; readonly started: boolean }
   | { readonly kind: "cannot-continue"; readonly why: "nothing-open" | "kill-switch" | "out-of-date" }
   | { readonly kind: "queued" }
-  | { readonly kind: "other-extension" };
+  | { readonly kind: "other-extension" }
+  | VerifyReason;
+
+/** What a verification run meant (SPEC §4.16); the English is in text.ts. */
+export type VerifyReason =
+  /** The command passed: the stop keeps its kind (`clear`, or `no-list` for an emptied list). */
+  | { readonly kind: "verified"; readonly base: "clear" | "emptied"; readonly command: string; readonly seconds: number }
+  | {
+      readonly kind: "verify-failed";
+      readonly command: string;
+      readonly exit: number;
+      readonly seconds: number;
+      readonly runs: number;
+      /** Why no continuation: maxRuns failed runs, a limit, a pause or a queued human message. */
+      readonly why: "runs" | "limit" | "paused" | "queued";
+      readonly limit?: { readonly limit: LimitKey; readonly used: number; readonly max: number };
+    }
+  | {
+      readonly kind: "verify-error";
+      readonly command: string;
+      readonly why: VerifyErrorWhy;
+      /** The timeout in minutes, the signal name or the start error, for the words. */
+      readonly detail?: string;
+      readonly base: "clear" | "emptied";
+    }
+  | { readonly kind: "verify-continuing"; readonly command: string; readonly exit: number; readonly seconds: number; readonly round: number; readonly maxRounds: number | null };
+
+export type VerifyErrorWhy =
+  | "timeout"
+  | "start"
+  | "not-found"
+  | "not-executable"
+  | "killed"
+  | "aborted"
+  | "unapproved"
+  | "changed"
+  | "hidden-characters"
+  | "untrusted";
 
 /** The kind a stop record carries (SPEC §4.13). */
-export type StopKind = "clear" | "no-list" | "limit" | "idle" | "waiting" | "question" | "out-of-reach" | "out-of-date" | "outcome";
+export type StopKind = "clear" | "no-list" | "limit" | "idle" | "stuck" | "repeat" | "waiting" | "question" | "out-of-reach" | "out-of-date" | "outcome" | "earlier" | "verify-failed" | "verify-error";
 
 /** The stop this run ends with if pi settles without going on. */
 export interface PendingStop {
@@ -76,6 +113,21 @@ export interface Memory {
   readonly announced: readonly string[];
   readonly pending: PendingStop | undefined;
   readonly last: Reason;
+  /** Verification runs under this anchor (SPEC §4.16); undefined = none yet. */
+  readonly verify?: VerifyMemo | undefined;
+}
+
+/** The newest verification run under the anchor: its result, and how much work the branch held then. */
+export interface VerifyMemo {
+  readonly command: string;
+  /** Failed runs so far under this anchor (a pass keeps the count). */
+  readonly runs: number;
+  readonly exit: number;
+  readonly seconds: number;
+  /** The output as the model saw it (fenced), for a failure counted again without a new run. */
+  readonly output: string;
+  /** The branch's work count (non-read tool results since the anchor) when it ran. */
+  readonly workAt: number;
 }
 
 /** What the branch says about the loop under its newest human message (SPEC §4.14). */
@@ -89,6 +141,8 @@ export interface BranchFacts {
   readonly paused: boolean;
   readonly hadWork: boolean;
   readonly announced: readonly string[];
+  /** The newest verification marker's run under the anchor. */
+  readonly verify?: VerifyMemo | undefined;
 }
 
 export type ListState =
@@ -160,6 +214,8 @@ export interface MarkerDetails {
   readonly idle: number;
   /** Replies since the list last changed. */
   readonly stale: number;
+  /** A verification continuation's run (SPEC §4.16). */
+  readonly verify?: { readonly command: string; readonly exit: number; readonly seconds: number; readonly run: number };
 }
 
 /** A marker to append: its details plus the tool the nudge names (undefined: plan-mode's convention). */
@@ -173,6 +229,8 @@ export interface StopRecord {
   readonly open: number;
   readonly anchor: string;
   readonly limit?: LimitKey;
+  /** A verified stop's run: `{ command, exit: 0, seconds }`; a failed one adds `run`. */
+  readonly verify?: { readonly command: string; readonly exit: number; readonly seconds: number; readonly run?: number };
 }
 
 export type Notice =
@@ -233,7 +291,15 @@ export function align(memory: Memory | undefined, branch: BranchFacts, branchSwi
     announced: branch.announced,
     pending: undefined,
     last: sameAnchor ? memory.last : NOTHING,
+    ...verifyMemo(sameAnchor ? memory : undefined, branch),
   };
+}
+
+/** The verification run to keep: the process's own for the same anchor unless the branch holds a newer one. */
+function verifyMemo(memory: Memory | undefined, branch: BranchFacts): Pick<Memory, "verify"> {
+  const mine = memory?.verify;
+  const verify = mine && (branch.verify === undefined || mine.workAt >= branch.verify.workAt) ? mine : branch.verify;
+  return verify === undefined ? {} : { verify };
 }
 
 function openOf(list: ListState): number {
@@ -282,6 +348,11 @@ export function stopKind(reason: Reason): StopKind | undefined {
       return reason.kind;
     case "waiting":
       return reason.asked ? "question" : "waiting";
+    case "verified":
+      return reason.base === "clear" ? "clear" : "no-list";
+    case "verify-failed":
+    case "verify-error":
+      return reason.kind;
     default:
       return undefined;
   }
@@ -418,8 +489,8 @@ export function settle(memory: Memory, transcriptShown: boolean, describe: (reas
   const cleared: Memory = { ...memory, pending: undefined };
   const kind = stop && stopKind(stop.reason);
   if (!stop || !kind) return { memory: cleared, record: undefined, notice: undefined };
-  const limit = stop.reason.kind === "limit" ? stop.reason.limit : undefined;
-  const key = stopKey(kind, limit);
+  const limit = stop.reason.kind === "limit" ? stop.reason.limit : stop.reason.kind === "verify-failed" ? stop.reason.limit?.limit : undefined;
+  const key = stopKey(kind, stop.reason.kind === "limit" ? limit : undefined);
   if (memory.announced.includes(key)) return { memory: cleared, record: undefined, notice: undefined };
   const record: StopRecord = {
     v: 1,
@@ -429,6 +500,7 @@ export function settle(memory: Memory, transcriptShown: boolean, describe: (reas
     open: stop.open,
     anchor: memory.anchor,
     ...(limit ? { limit } : {}),
+    ...verifyRecord(stop.reason),
   };
   const silent = transcriptShown || kind === "waiting";
   return {
@@ -436,6 +508,13 @@ export function settle(memory: Memory, transcriptShown: boolean, describe: (reas
     record,
     notice: silent ? undefined : { kind: "stop", reason: stop.reason, level: stop.level },
   };
+}
+
+/** What a stop record adds for a verification run (SPEC §4.16). */
+function verifyRecord(reason: Reason): Pick<StopRecord, "verify"> {
+  if (reason.kind === "verified") return { verify: { command: reason.command, exit: 0, seconds: reason.seconds } };
+  if (reason.kind === "verify-failed") return { verify: { command: reason.command, exit: reason.exit, seconds: reason.seconds, run: reason.runs } };
+  return {};
 }
 
 /**

@@ -76,6 +76,7 @@ export function branchFacts(snapshot: Snapshot): BranchFacts {
     paused: snapshot.paused,
     hadWork: snapshot.hadWork,
     announced: snapshot.announced,
+    verify: snapshot.verify,
   };
 }
 

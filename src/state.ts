@@ -11,7 +11,7 @@
 import type { SessionEntryLike, SessionManagerLike } from "./pi.ts";
 import { SOURCES, sourceOf, TODO_TOOL_NAMES } from "./sources/index.ts";
 import type { TodoList } from "./sources/index.ts";
-import type { ListState, StaleWhy, Wait } from "./loop.ts";
+import type { ListState, StaleWhy, VerifyMemo, Wait } from "./loop.ts";
 import { stopKey, WAIT_KEYS } from "./loop.ts";
 import type { StopKind } from "./loop.ts";
 import { isRecord } from "./sources/types.ts";
@@ -59,6 +59,10 @@ export interface Snapshot {
   readonly unreadTodoResults: boolean;
   /** Number of entries on the branch. */
   readonly length: number;
+  /** Tool results since the anchor that did more than read (SPEC §4.16: a verification runs again only after work). */
+  readonly work: number;
+  /** The newest verification continuation's run under the anchor (from its marker's `details.verify`). */
+  readonly verify: VerifyMemo | undefined;
 }
 
 export const EMPTY_SNAPSHOT: Snapshot = {
@@ -81,6 +85,8 @@ export const EMPTY_SNAPSHOT: Snapshot = {
   todoToolUsed: false,
   unreadTodoResults: false,
   length: 0,
+  work: 0,
+  verify: undefined,
 };
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -147,7 +153,7 @@ function blockReason(message: UnknownRecord): string | undefined {
   return details.reason;
 }
 
-const STOP_KINDS: ReadonlySet<string> = new Set<StopKind>(["clear", "no-list", "limit", "idle", "waiting", "question", "out-of-reach", "out-of-date", "outcome"]);
+const STOP_KINDS: ReadonlySet<string> = new Set<StopKind>(["clear", "no-list", "limit", "idle", "stuck", "repeat", "waiting", "question", "out-of-reach", "out-of-date", "outcome", "earlier", "verify-failed", "verify-error"]);
 
 /** Records written before stop kinds existed are known by their reason's wording. */
 const LEGACY_STOPS: readonly (readonly [RegExp, StopKind, string?])[] = [
@@ -211,6 +217,8 @@ function onHumanMessage(state: Mutable<Snapshot>, entry: SessionEntryLike, index
   state.waiting = undefined;
   state.announced = [];
   state.hadWork = openCount(state.list) > 0;
+  state.work = 0;
+  state.verify = undefined;
 }
 
 function onToolResult(state: Mutable<Snapshot>, entry: SessionEntryLike, message: UnknownRecord): void {
@@ -246,7 +254,25 @@ function onMarker(state: Mutable<Snapshot>, entry: SessionEntryLike): void {
   state.waiting = undefined;
   state.announced = [];
   state.hadWork = true;
+  const verify = verifyOf(details, entry.content, state.work);
+  if (verify) state.verify = verify;
 }
+
+/** A verification marker's run (`details.verify`) and the fenced output its content carried. */
+function verifyOf(details: UnknownRecord, content: unknown, work: number): VerifyMemo | undefined {
+  const verify = details.verify;
+  if (!isRecord(verify) || typeof verify.command !== "string") return undefined;
+  const run = count(verify.run);
+  const exit = typeof verify.exit === "number" && Number.isInteger(verify.exit) ? verify.exit : undefined;
+  if (run === undefined || exit === undefined) return undefined;
+  const seconds = typeof verify.seconds === "number" && Number.isFinite(verify.seconds) && verify.seconds >= 0 ? verify.seconds : 0;
+  const text = typeof content === "string" ? content : "";
+  const output = /(`{3,})text\n[\s\S]*?\n\1/.exec(text)?.[0] ?? "```text\n(no output)\n```";
+  return { command: verify.command, runs: run, exit, seconds, output, workAt: work };
+}
+
+/** Tools known to only read (SPEC §4.10): a result of one is no work. */
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read", "grep", "find", "ls", BLOCK_TOOL]);
 
 function onControl(state: Mutable<Snapshot>, action: ControlAction): void {
   if (action === "pause") {
@@ -263,6 +289,7 @@ function onControl(state: Mutable<Snapshot>, action: ControlAction): void {
     state.stale = 0;
     state.markerSignature = undefined;
     state.announced = [];
+    state.verify = undefined;
   }
 }
 
@@ -284,7 +311,12 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
       if (apply && state.list) state.list = apply(state.list, replyWithThinking(message));
       return;
     }
-    if (message.role === "toolResult") onToolResult(state, entry, message);
+    if (message.role === "toolResult") {
+      onToolResult(state, entry, message);
+      const name = typeof message.toolName === "string" ? message.toolName : "";
+      // A todo call is work when it changed the list (below); any other call but a known read is work.
+      if (!READ_ONLY_TOOLS.has(name) && !TODO_TOOL_NAMES.has(name)) state.work += 1;
+    }
   } else if (entry.type === "custom_message" && entry.customType === MARKER_TYPE) {
     return onMarker(state, entry);
   } else if (entry.type === "custom" && entry.customType === STOP_TYPE) {
@@ -298,6 +330,7 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
   }
   const list = readList(entry);
   if (list) {
+    if (!state.list || signature(state.list) !== signature(list)) state.work += 1;
     state.list = list;
     state.outOfDate = undefined;
     if (openCount(list) > 0) state.hadWork = true;

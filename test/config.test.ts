@@ -38,12 +38,13 @@ test("parseConfig: nothing to parse means the defaults (limits off, three idle r
     maxIdleReplies: 3,
     stopOnQuestion: true,
     transcript: true,
+    verify: [],
   });
 });
 
 test("parseConfig: positive numbers are the limits and booleans the switches", () => {
   assert.deepEqual(parseConfig({ maxRounds: 12, maxTokens: 200_000, maxCost: 1.5, maxMinutes: 45, maxIdleReplies: 5, stopOnQuestion: false, transcript: false }), {
-    config: { maxRounds: 12, maxTokens: 200_000, maxCost: 1.5, maxMinutes: 45, maxIdleReplies: 5, stopOnQuestion: false, transcript: false },
+    config: { maxRounds: 12, maxTokens: 200_000, maxCost: 1.5, maxMinutes: 45, maxIdleReplies: 5, stopOnQuestion: false, transcript: false, verify: [] },
     problems: [],
   });
 });
@@ -291,7 +292,7 @@ test("parseConfig: a long string value is quoted in the problem by its first 20 
 });
 
 test("parseConfig: an unknown key's problem lists every known key, and quotes the key by its first 40 characters", () => {
-  const known = "maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, stopOnQuestion, transcript";
+  const known = "maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, stopOnQuestion, transcript, verify";
   assert.deepEqual(parseConfig({ maxround: 3 }).problems, [`unknown key "maxround" ignored (known: ${known})`]);
   const key = `${"k".repeat(40)}${"z".repeat(10)}`;
   assert.deepEqual(parseConfig({ [key]: 1 }).problems, [`unknown key "${"k".repeat(40)}" ignored (known: ${known})`]);
