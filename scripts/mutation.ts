@@ -80,6 +80,7 @@ const TARGETS: readonly Target[] = [
   { file: "src/config.ts", tests: ["test/config.test.ts"], group: "support" },
   { file: "src/text.ts", tests: ["test/text.test.ts"], group: "support", excluded: ["StringLiteral"] },
   { file: "src/sanitize.ts", tests: ["test/sanitize.test.ts"], group: "support", skipLines: /^const LINE_BREAK = / },
+  { file: "src/verify.ts", tests: ["test/verify.test.ts"], group: "core" },
 ];
 
 /** Adapter files added under src/sources/ later are pinned like the others. */
