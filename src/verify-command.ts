@@ -11,16 +11,13 @@ import type { AutocompleteItemLike, ContextLike } from "./pi.ts";
 import type { Runtime } from "./runtime.ts";
 import { commandName, secondsText } from "./text.ts";
 import { runVerification } from "./verify-run.ts";
-import { errorOf, hasHiddenCharacters, outputTail } from "./verify.ts";
+import { errorOf, hasHiddenCharacters } from "./verify.ts";
 
 export const VERIFY_COMPLETIONS: readonly AutocompleteItemLike[] = [
   { value: "verify", label: "verify", description: "run the verification command now" },
   { value: "verify approve", label: "verify approve", description: "approve this project's verification command" },
   { value: "verify forget", label: "verify forget", description: "forget this directory's approval" },
 ];
-
-/** Lines of output `/todoloop verify` shows. */
-const SHOWN_LINES = 20;
 
 export function isVerifyCommand(args: unknown): boolean {
   return typeof args === "string" && /^verify(\s|$)/i.test(args.trim());
@@ -80,15 +77,14 @@ export async function handleVerify(runtime: Runtime, args: string, ctx: ContextL
   const result = await runVerification({ command: spec.command, cwd: ctx.cwd, timeoutMs: spec.timeoutMinutes * 60_000, signal: ctx.signal });
   const name = commandName(spec.command);
   const error = errorOf(result);
-  const tail = outputTail(result.tail).split("\n").slice(-SHOWN_LINES).join("\n");
-  const output = tail === "" ? "" : `\n${tail}`;
+  // The output is for the model only (SPEC §10: it never reaches a notification); the person can run the command.
   if (error) {
     const why = error.why === "timeout" ? `timed out after ${spec.timeoutMinutes} min` : error.why === "not-found" ? "exit 127: not found" : error.why === "not-executable" ? "exit 126: cannot run" : error.why === "start" ? `could not start: ${error.detail ?? ""}` : error.why === "aborted" ? "stopped" : `killed by ${error.detail ?? "a signal"}`;
-    runtime.notify(ctx, `todo loop: ${name} did not finish (${why})${output}`, "warning");
+    runtime.notify(ctx, `todo loop: ${name} did not finish (${why})`, "warning");
   } else if (result.exit === 0) {
-    runtime.notify(ctx, `todo loop: ${name} passed (${secondsText(result.seconds)})${output}`, "info");
+    runtime.notify(ctx, `todo loop: ${name} passed (${secondsText(result.seconds)})`, "info");
   } else {
-    runtime.notify(ctx, `todo loop: ${name} failed (exit ${result.exit}, ${secondsText(result.seconds)})${output}`, "warning");
+    runtime.notify(ctx, `todo loop: ${name} failed (exit ${result.exit}, ${secondsText(result.seconds)})`, "warning");
   }
 }
 
