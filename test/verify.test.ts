@@ -265,3 +265,136 @@ test("transcript: a verification continuation reads '✗ todo loop: npm test fai
   assert.equal(continuationView({ round: 4, open: 0, total: 2 }).round, 4);
 });
 
+
+// ---- edges ----------------------------------------------------------------------------------------
+
+test("pickUserEntry: trailing slashes, '/' itself, '~' alone and relative dirs (never matched); the first of equal prefixes wins", () => {
+  assert.equal(pickUserEntry([entry("~/code/", "a")], ["/home/me/code"], "/home/me")?.command, "a");
+  assert.equal(pickUserEntry([entry("/", "root")], ["/anything/at/all"], "/home/me")?.command, "root");
+  assert.equal(pickUserEntry([entry("~", "home")], ["/home/me/x"], "/home/me/")?.command, "home");
+  assert.equal(pickUserEntry([entry("code", "rel")], ["/home/me/code"], "/home/me"), undefined);
+  assert.equal(pickUserEntry([entry("/a", "one"), entry("/a/", "two")], ["/a/b"], "/h")?.command, "one");
+  assert.equal(pickUserEntry([entry("*", "star"), entry("*", "star2")], ["/x"], "/h")?.command, "star");
+  assert.equal(pickUserEntry([entry("/a", "a"), entry("*", "star")], ["/a"], "/h")?.command, "a", "a prefix beats * whatever the order");
+  assert.equal(pickUserEntry([entry("/a/b", "deep"), entry("/a", "shallow")], ["/a/b/c"], "/h")?.command, "deep");
+  assert.equal(pickUserEntry([entry("/a", "shallow"), entry("/a/b", "deep")], ["/a/b/c"], "/h")?.command, "deep");
+  assert.equal(pickUserEntry([entry("~/code", "x")], ["/home/mecode"], "/home/me"), undefined);
+  assert.equal(pickUserEntry([entry("~/", "h")], ["/home/me/p"], "/home/me")?.command, "h");
+  assert.equal(pickUserEntry([entry("~user/x", "u")], ["/home/me/x"], "/home/me"), undefined, "~user is not expanded");
+});
+
+test("outputTail: blank lines at either end go, inner ones stay; a long line without a line feed is cut to 6,000 code points", () => {
+  assert.equal(outputTail("\n\n  \nfirst\n\nlast\n\n\n"), "first\n\nlast");
+  const one = outputTail("é".repeat(7000));
+  assert.equal(Array.from(one).length, 6000);
+  const exact = outputTail(`${"a".repeat(10)}\n${"b".repeat(5995)}`);
+  assert.ok(exact === "b".repeat(5995), "cut where a line starts");
+  assert.equal(outputTail("x\t\ty   "), "x        y");
+  assert.equal(outputTail("a\rb\r"), "b");
+  assert.equal(outputTail("\r\r"), "");
+  assert.equal(outputTail(Array.from({ length: 61 }, (_, i) => String(i)).join("\n")).split("\n")[0], "1");
+});
+
+test("fenced: runs of one, two, three and seven backticks", () => {
+  assert.ok(fenced("a `b` c").startsWith("```text\n"));
+  assert.ok(fenced("``").startsWith("```text\n"));
+  assert.ok(fenced("```").startsWith("````text\n"));
+  assert.ok(fenced("x ``````` y ```").startsWith("````````text\n"));
+  assert.equal(fenced("ok"), "```text\nok\n```");
+});
+
+test("errorOf: an abort outranks a timeout, a timeout a start error, a start error a signal; exits 126 and 127 are errors", () => {
+  assert.deepEqual(errorOf(result({ aborted: true, timedOut: true, exit: null })), { why: "aborted" });
+  assert.deepEqual(errorOf(result({ timedOut: true, error: "x", exit: null })), { why: "timeout" });
+  assert.deepEqual(errorOf(result({ error: "spawn EACCES", exit: null, signal: "SIGKILL" })), { why: "start", detail: "spawn EACCES" });
+  assert.deepEqual(errorOf(result({ exit: null, signal: "SIGSEGV" })), { why: "killed", detail: "SIGSEGV" });
+  assert.deepEqual(errorOf(result({ exit: null, signal: null })), { why: "killed", detail: "a signal" });
+  assert.deepEqual(errorOf(result({ exit: 127 })), { why: "not-found" });
+  assert.deepEqual(errorOf(result({ exit: 126 })), { why: "not-executable" });
+  assert.equal(errorOf(result({ exit: 0 })), undefined);
+  assert.equal(errorOf(result({ exit: 128 })), undefined);
+  assert.equal(errorOf(result({ exit: 125 })), undefined);
+});
+
+test("judgeVerify: the marker's details are a marker's (anchor, open and total of the list, cap, hint false, idle, stale) plus verify", () => {
+  const memory = pendingClear({ anchor: "u7", round: 2, settleRun: 1, staleSettles: 4 });
+  const judged = judgeVerify(memory, judgeInput({ limits: { ...DEFAULT_CONFIG, maxRounds: 9 } }));
+  assert.deepEqual(judged.marker?.details, {
+    v: 1,
+    round: 3,
+    anchor: "u7",
+    open: 0,
+    total: 2,
+    cap: 9,
+    hint: false,
+    idle: 1,
+    stale: 4,
+    verify: { command: "npm test", exit: 1, seconds: 12, run: 1 },
+  });
+  assert.deepEqual(judged.memory.announced, []);
+  assert.equal(judged.recordNow, false);
+  assert.equal(words(judged.memory), "continuing: npm test failed (exit 1, 12 s), continue 3/9");
+  assert.deepEqual(judged.memory.verify, { command: "npm test", runs: 1, exit: 1, seconds: 12, output: "```text\n1 failing\n```", workAt: 5 });
+  const none = judgeVerify(pendingClear({}, { kind: "no-list", why: "emptied" }), judgeInput({ base: "emptied", list: { kind: "none", why: "emptied" } }));
+  assert.equal(none.marker?.details.open, 0);
+  assert.equal(none.marker?.details.total, 0);
+});
+
+test("judgeVerify: a pass keeps the failed-run count and remembers the work it saw; a changed command counts from 1", () => {
+  const memo = { command: "npm test", runs: 2, exit: 1, seconds: 3, output: "o", workAt: 1 };
+  const passed = judgeVerify(pendingClear({ verify: memo }), judgeInput({ result: result({ exit: 0, seconds: 7 }), work: 9 }));
+  assert.deepEqual(passed.memory.verify, { command: "npm test", runs: 2, exit: 0, seconds: 7, output: "", workAt: 9 });
+  assert.equal(passed.memory.pending?.level, "info");
+  assert.equal(passed.recordNow, false);
+  const other = judgeVerify(pendingClear({ verify: { ...memo, command: "make" } }), judgeInput());
+  assert.equal(other.marker?.details.verify?.run, 1);
+  const again = judgeVerify(pendingClear({ verify: { ...memo, exit: 0 } }), judgeInput({ result: undefined }));
+  assert.equal(words(again.memory), "stopped: list is clear · npm test passed (3 s)", "a pass counted again is a pass");
+  const fresh = judgeVerify(pendingClear(), judgeInput({ result: undefined }));
+  assert.equal(fresh.marker?.output, "```text\n(no output)\n```");
+  assert.equal(fresh.marker?.details.verify?.exit, 1);
+});
+
+test("judgeVerify: an error is a warning stop; with a message queued it is recorded at once; the timeout names the minutes", () => {
+  const timed = judgeVerify(pendingClear(), judgeInput({ spec: { ...SPEC, timeoutMinutes: 0.5 }, result: result({ timedOut: true, exit: null }) }));
+  assert.equal(words(timed.memory), "stopped: the verification command did not finish (timed out after 0.5 minutes)");
+  assert.equal(timed.memory.pending?.level, "warning");
+  assert.equal(timed.recordNow, false);
+  const one = judgeVerify(pendingClear(), judgeInput({ spec: { ...SPEC, timeoutMinutes: 1 }, result: result({ timedOut: true, exit: null }) }));
+  assert.equal(words(one.memory), "stopped: the verification command did not finish (timed out after 1 minute)");
+  assert.equal(judgeVerify(pendingClear(), judgeInput({ queued: true, result: result({ exit: 127 }) })).recordNow, true);
+  assert.equal(judgeVerify(pendingClear(), judgeInput({ paused: true, result: result({ exit: 127 }) })).recordNow, true);
+  const failed = judgeVerify(pendingClear(), judgeInput({ queued: true }));
+  assert.equal(failed.memory.pending?.level, "warning");
+  assert.equal(failed.memory.verify?.runs, 1);
+  const emptiedError = judgeVerify(pendingClear({}, { kind: "no-list", why: "emptied" }), judgeInput({ base: "emptied", result: result({ exit: 126 }) }));
+  assert.equal(settle(emptiedError.memory, false, describeReason).record?.kind, "verify-error");
+});
+
+test("judgeVerify: limits are checked with the idle count left out, and maxRuns before the limits", () => {
+  const idle = judgeVerify(pendingClear({ settleRun: 5 }), judgeInput({ limits: { ...DEFAULT_CONFIG, maxIdleReplies: 3 } }));
+  assert.ok(idle.marker, "the idle brake does not stop a verification continuation");
+  const both = judgeVerify(pendingClear({ round: 5, verify: { command: "npm test", runs: 2, exit: 1, seconds: 1, output: "", workAt: 0 } }), judgeInput({ limits: { ...DEFAULT_CONFIG, maxRounds: 5 } }));
+  assert.match(words(both.memory), /still fails after 3 runs/);
+  const tokens = judgeVerify(pendingClear(), judgeInput({ limits: { ...DEFAULT_CONFIG, maxTokens: 10 }, spend: { tokens: 10, cost: 0, minutes: 0 } }));
+  assert.equal(settle(tokens.memory, false, describeReason).record?.limit, "maxTokens");
+  assert.match(words(tokens.memory), /the list is clear; token limit reached \(10 of 10 tokens since your message\)$/);
+  const under = judgeVerify(pendingClear({ round: 11 }), judgeInput({ limits: { ...DEFAULT_CONFIG, maxRounds: 12 } }));
+  assert.ok(under.marker, "11 of 12: one more continuation");
+});
+
+test("planVerify: a pending stop for a plain clear needs no message work flag beyond the pending stop; waiting and pause are checked on the memory", () => {
+  const emptyWait = planVerify(pendingClear({ waiting: { reason: "", asked: true } }), RUN, false, 1);
+  assert.equal(emptyWait.kind, "none");
+  const refused = planVerify(pendingClear({}, { kind: "no-list", why: "emptied" }), { kind: "refused", command: "m", why: "changed" }, false, 1);
+  assert.ok(refused.kind === "decided" && refused.memory.pending?.level === "warning" && refused.memory.pending.open === 0);
+  if (refused.kind === "decided") assert.equal(words(refused.memory), "stopped: no list (the list was emptied: its tasks were deleted or cleared) · not verified: the project's command changed since you approved it; it needs /todoloop verify approve");
+  assert.equal(planVerify(pendingClear(), { kind: "refused", command: "m", why: "unapproved" }, true, 1).kind, "none", "queued: not even the refusal");
+  const memo = { command: "npm test", runs: 1, exit: 1, seconds: 3, output: "", workAt: 4 };
+  assert.equal(planVerify(pendingClear({ verify: memo }), RUN, false, 3).kind, "again", "less work than recorded (a branch switch) runs nothing new");
+});
+
+test("hasHiddenCharacters: tabs, noncharacters, the BOM, tag characters and variation selectors count; a plain space does not", () => {
+  for (const bad of ["a\tb", "a\ufdd0b", "\ufeffmake", "make\u{e0041}", "make\ufe0f", "a\u0000b", "a\u2029b"]) assert.equal(hasHiddenCharacters(bad), true, JSON.stringify(bad));
+  assert.equal(hasHiddenCharacters("make  check"), false);
+});
