@@ -185,15 +185,18 @@ export function describeVerify(reason: VerifyReason): string {
       return `stopped: the verification command did not finish (${verifyErrorText(reason.why, reason.detail)})`;
     case "verify-failed": {
       const name = commandName(reason.command);
-      switch (reason.why) {
+      const why = reason.why;
+      switch (why) {
         case "runs":
           return `stopped: ${name} still fails after ${plural(reason.runs, "run")} (exit ${reason.exit}), the list is clear; it needs you`;
         case "limit":
           return `stopped: ${name} failed (exit ${reason.exit}), the list is clear; ${reason.limit ? verifyLimitText(reason.limit) : "a limit was reached"}`;
         case "paused":
           return `stopped: ${name} failed (exit ${reason.exit}), the list is clear; not continuing: paused by user`;
-        default:
+        case "queued":
           return `stopped: ${name} failed (exit ${reason.exit}), the list is clear; not continuing: your message comes first`;
+        default:
+          return assertNever(why);
       }
     }
     case "verify-continuing": {

@@ -47,42 +47,32 @@ export function hasHiddenCharacters(command: string): boolean {
   return HIDDEN.test(command);
 }
 
-function expandHome(dir: string, home: string): string {
-  if (dir === "~") return home;
-  if (dir.startsWith("~/")) return `${home.replace(/\/+$/, "")}/${dir.slice(2)}`;
-  return dir;
+/** A path as a prefix: slashes collapsed, one at the end (`/a//b` → `/a/b/`, `/` stays `/`). */
+function asPrefix(path: string): string {
+  return `${path}/`.replace(/\/+/g, "/");
 }
 
-function trimSlashes(path: string): string {
-  const trimmed = path.replace(/\/+$/, "");
-  return trimmed === "" ? "/" : trimmed;
+/**
+ * How well `dir` matches: the length of the prefix holding one of `cwds` (the same path or one below
+ * it, never a sibling sharing letters), 0 for `"*"`, -1 for no match; `~` is the home directory and a
+ * relative prefix never matches.
+ */
+function rank(dir: string, cwds: readonly string[], home: string): number {
+  if (dir === "*") return 0;
+  const prefix = asPrefix(dir.replace(/^~(?=\/|$)/, home));
+  if (!prefix.startsWith("/")) return -1;
+  return cwds.some((cwd) => asPrefix(cwd).startsWith(prefix)) ? prefix.length : -1;
 }
 
-/** Whether `dir` (a prefix) holds `cwd`: the same path, or one below it (never a sibling sharing letters). */
-function holds(dir: string, cwd: string): boolean {
-  const prefix = trimSlashes(dir);
-  const path = trimSlashes(cwd);
-  return path === prefix || path.startsWith(prefix === "/" ? "/" : `${prefix}/`);
-}
-
-/** The user's entry for this directory: the longest matching `dir` prefix; `"*"` matches any directory last. */
+/** The user's entry for this directory: the longest matching `dir` prefix; `"*"` matches any directory last; the first of equals wins. */
 export function pickUserEntry(entries: readonly VerifyEntry[], cwds: readonly string[], home: string): VerifyEntry | undefined {
   let best: VerifyEntry | undefined;
-  let bestLength = -1;
+  let bestRank = -1;
   for (const entry of entries) {
-    if (entry.dir === "*") {
-      if (bestLength < 0) {
-        best = entry;
-        bestLength = 0;
-      }
-      continue;
-    }
-    const dir = expandHome(entry.dir, home);
-    if (!dir.startsWith("/")) continue;
-    const length = trimSlashes(dir).length + 1;
-    if (length > bestLength && cwds.some((cwd) => holds(dir, cwd))) {
+    const score = rank(entry.dir, cwds, home);
+    if (score > bestRank) {
       best = entry;
-      bestLength = length;
+      bestRank = score;
     }
   }
   return best;
@@ -123,17 +113,16 @@ export function chooseVerify(input: ChooseInput): VerifyChoice {
 /** The lines of a command's output the model sees: cleaned, line feeds kept, the last 60 lines, at most 6,000 code points. */
 export function outputTail(text: string): string {
   const lines = text.replace(/\r\n/g, "\n").split("\n").map(cleanOutputLine);
-  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  let kept = lines.slice(-OUTPUT_LINES);
-  while (kept.length > 0 && kept[0] === "") kept = kept.slice(1);
-  let joined = kept.join("\n");
+  while (lines[lines.length - 1] === "") lines.pop();
+  const kept = lines.slice(-OUTPUT_LINES);
+  while (kept[0] === "") kept.shift();
+  const joined = kept.join("\n");
   const points = Array.from(joined);
-  if (points.length > OUTPUT_POINTS) {
-    const cut = points.slice(points.length - OUTPUT_POINTS).join("");
-    const start = cut.indexOf("\n");
-    joined = start >= 0 && start < cut.length - 1 ? cut.slice(start + 1) : cut;
-  }
-  return joined;
+  if (points.length <= OUTPUT_POINTS) return joined;
+  // Cut where a line starts (the text ends on a non-empty line, so a line feed is never the last).
+  const cut = points.slice(-OUTPUT_POINTS).join("");
+  const start = cut.indexOf("\n");
+  return start < 0 ? cut : cut.slice(start + 1);
 }
 
 /** The output inside a fence longer than any run of backticks in it, so nothing in it can close the fence. */
@@ -216,7 +205,7 @@ export interface Judged {
   readonly recordNow: boolean;
 }
 
-function stop(memory: Memory, reason: Reason, level: "info" | "warning", recordNow = false): Judged {
+function stop(memory: Memory, reason: Reason, level: "info" | "warning", recordNow: boolean): Judged {
   return { memory: { ...memory, last: reason, pending: { reason, open: 0, level } }, marker: undefined, recordNow };
 }
 

@@ -398,3 +398,11 @@ test("hasHiddenCharacters: tabs, noncharacters, the BOM, tag characters and vari
   for (const bad of ["a\tb", "a\ufdd0b", "\ufeffmake", "make\u{e0041}", "make\ufe0f", "a\u0000b", "a\u2029b"]) assert.equal(hasHiddenCharacters(bad), true, JSON.stringify(bad));
   assert.equal(hasHiddenCharacters("make  check"), false);
 });
+
+test("chooseVerify: the user's entry becomes the command with its own timeout and run count, from the user", () => {
+  const mine = { dir: "/p", command: "pytest -q", timeoutMinutes: 3, maxRuns: 7 };
+  assert.deepEqual(chooseVerify({ user: [mine], cwds: ["/p"], home: "/h", project: undefined, approval: "none", trusted: true }), {
+    kind: "run",
+    spec: { command: "pytest -q", timeoutMinutes: 3, maxRuns: 7, source: "user" },
+  });
+});
