@@ -179,6 +179,7 @@ test("Escape during the command (RPC abort): the group is killed within a second
     await until("the command was killed", () => !alive(pid), 1000);
     const killedIn = Date.now() - started;
     assert.ok(killedIn < 1000, `killed in ${killedIn} ms`);
+    t.diagnostic(`the command's shell was gone ${killedIn} ms after the abort`);
     await rpc.waitSettled();
     const entries = sessionEntries(box);
     assert.equal(markers(entries).length, 0, "no continuation after an abort");
@@ -189,4 +190,27 @@ test("Escape during the command (RPC abort): the group is killed within a second
     assert.ok(loopNotifies(rpc.notifies).length >= 1);
     checkInvariants(box, { script: steps, taskTexts: ["Alpha task"] });
   });
+});
+
+test("dir entries: the longest prefix holding the working directory wins over a shorter one and over \"*\"; others never run", { timeout }, async () => {
+  const steps: ScriptStep[] = [createTasks("Alpha task"), updateTasks([1]), say("All done.")];
+  const { box, run } = await printRun(
+    (b) => ({
+      verify: [
+        { dir: "*", command: `touch "${b.root}/star"` },
+        { dir: b.root, command: `touch "${b.root}/root"` },
+        { dir: b.cwd, command: `touch "${b.root}/cwd"` },
+        { dir: `${b.cwd}-other`, command: `touch "${b.root}/sibling"` },
+      ],
+    }),
+    steps,
+  );
+  try {
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(["star", "root", "cwd", "sibling"].filter((name) => existsSync(join(box.root, name))), ["cwd"]);
+    assert.equal(stopData(sessionEntries(box))[0]?.kind, "clear");
+    checkInvariants(box, { script: steps, taskTexts: ["Alpha task"] });
+  } finally {
+    box.cleanup();
+  }
 });
