@@ -59,8 +59,8 @@ function asPrefix(path: string): string {
  */
 function rank(dir: string, cwds: readonly string[], home: string): number {
   if (dir === "*") return 0;
+  // A relative prefix never matches: the working directories are absolute.
   const prefix = asPrefix(dir.replace(/^~(?=\/|$)/, home));
-  if (!prefix.startsWith("/")) return -1;
   return cwds.some((cwd) => asPrefix(cwd).startsWith(prefix)) ? prefix.length : -1;
 }
 
@@ -121,8 +121,7 @@ export function outputTail(text: string): string {
   if (points.length <= OUTPUT_POINTS) return joined;
   // Cut where a line starts (the text ends on a non-empty line, so a line feed is never the last).
   const cut = points.slice(-OUTPUT_POINTS).join("");
-  const start = cut.indexOf("\n");
-  return start < 0 ? cut : cut.slice(start + 1);
+  return cut.slice(cut.indexOf("\n") + 1);
 }
 
 /** The output inside a fence longer than any run of backticks in it, so nothing in it can close the fence. */

@@ -281,6 +281,7 @@ test("pickUserEntry: trailing slashes, '/' itself, '~' alone and relative dirs (
   assert.equal(pickUserEntry([entry("~/code", "x")], ["/home/mecode"], "/home/me"), undefined);
   assert.equal(pickUserEntry([entry("~/", "h")], ["/home/me/p"], "/home/me")?.command, "h");
   assert.equal(pickUserEntry([entry("~user/x", "u")], ["/home/me/x"], "/home/me"), undefined, "~user is not expanded");
+  assert.equal(pickUserEntry([entry("/srv/~/x", "tilde")], ["/srv/~/x"], "/home/me")?.command, "tilde", "a ~ inside a path is a plain name");
 });
 
 test("outputTail: blank lines at either end go, inner ones stay; a long line without a line feed is cut to 6,000 code points", () => {
