@@ -186,3 +186,19 @@ for (const how of ["a symlinked .pi folder, entered through a symlinked path", "
     }
   });
 }
+
+test("pi -p in a project pi does not trust (its .pi holds settings.json): even an approved project command is refused", { timeout }, async () => {
+  const steps = work("Alpha task", 1);
+  const box = sandbox({ script: steps });
+  try {
+    propose(box, ranCommand(box));
+    writeFileSync(join(box.cwd, ".pi", "settings.json"), "{}");
+    writeFileSync(join(box.agentDir, "todo-loop-approved.json"), JSON.stringify({ v: 1, approved: [{ dir: realpathSync(box.cwd), command: ranCommand(box), at: new Date().toISOString() }] }));
+    const run = await runPi(box, [...extensionArgs(), ...baseArgs(box), "-p", "Do the work"], 45_000);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(existsSync(join(box.root, "ran")), false, "never run");
+    assert.equal(stopData(sessionEntries(box))[0]?.reason, "stopped: list is clear · not verified: pi does not trust this project, so its command is refused");
+  } finally {
+    box.cleanup();
+  }
+});
