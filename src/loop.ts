@@ -490,7 +490,8 @@ export function settle(memory: Memory, transcriptShown: boolean, describe: (reas
   const kind = stop && stopKind(stop.reason);
   if (!stop || !kind) return { memory: cleared, record: undefined, notice: undefined };
   const limit = stop.reason.kind === "limit" ? stop.reason.limit : stop.reason.kind === "verify-failed" ? stop.reason.limit?.limit : undefined;
-  const key = stopKey(kind, stop.reason.kind === "limit" ? limit : undefined);
+  // stopKey names the limit only for a limit stop: a verification failure at a limit is still one verify-failed.
+  const key = stopKey(kind, limit);
   if (memory.announced.includes(key)) return { memory: cleared, record: undefined, notice: undefined };
   const record: StopRecord = {
     v: 1,

@@ -82,7 +82,7 @@ test("align: the process's verification run wins for the same anchor unless the 
   const mine: Memory = { ...freshMemory("u1"), verify: memo(3) };
   assert.equal(align(mine, branch({ verify: memo(2) }), true).verify?.workAt, 3, "a branch switch keeps the newer run of this process");
   assert.equal(align(mine, branch({ verify: memo(5) }), true).verify?.workAt, 5);
-  assert.equal(align(mine, branch({ verify: memo(3) }), true).verify?.workAt, 3);
+  assert.equal(align(mine, branch({ verify: { ...memo(3), command: "branch" } }), true).verify?.command, "x", "equal work: the process's own run");
   assert.equal(align(mine, branch(), true).verify?.workAt, 3);
   assert.equal(align({ ...freshMemory("u0"), verify: memo(9) }, branch({ verify: memo(1) }), false).verify?.workAt, 1, "another anchor: the branch's");
   assert.equal(align({ ...freshMemory("u0"), verify: memo(9) }, branch(), false).verify, undefined);
