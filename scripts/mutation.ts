@@ -63,13 +63,13 @@ const ADAPTER_PROPERTIES = "^(kill switch|junk: turn_end|handlers:)";
 const TARGETS: readonly Target[] = [
   {
     file: "src/loop.ts",
-    tests: ["test/loop.test.ts", "test/property.test.ts"],
+    tests: ["test/loop.test.ts", "test/property.test.ts", "test/verify-state.test.ts"],
     alone: ["test/context-hook.test.ts"],
     group: "core",
     skipTests: ADAPTER_PROPERTIES,
   },
   { file: "src/question.ts", tests: ["test/question.test.ts"], group: "core" },
-  { file: "src/state.ts", tests: ["test/state.test.ts", "test/property.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
+  { file: "src/state.ts", tests: ["test/state.test.ts", "test/property.test.ts", "test/verify-state.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
   { file: "src/sources/types.ts", tests: SOURCE_TESTS, group: "core" },
   { file: "src/sources/index.ts", tests: SOURCE_TESTS, group: "core" },
   { file: "src/sources/rpiv-todo.ts", tests: SOURCE_TESTS, group: "core" },
@@ -80,6 +80,7 @@ const TARGETS: readonly Target[] = [
   { file: "src/config.ts", tests: ["test/config.test.ts"], group: "support" },
   { file: "src/text.ts", tests: ["test/text.test.ts"], group: "support", excluded: ["StringLiteral"] },
   { file: "src/sanitize.ts", tests: ["test/sanitize.test.ts"], group: "support", skipLines: /^const LINE_BREAK = / },
+  { file: "src/verify.ts", tests: ["test/verify.test.ts", "test/verify-state.test.ts"], group: "core" },
 ];
 
 /** Adapter files added under src/sources/ later are pinned like the others. */

@@ -17,6 +17,7 @@ import { isRecord } from "./sources/types.ts";
 import { openCount, STOP_TYPE, vanishedTasks } from "./state.ts";
 import type { Snapshot } from "./state.ts";
 import { describeNotice, describeReason, sanitize } from "./text.ts";
+import { registerVerifyShutdown, verifyAtSettle } from "./verify-boundary.ts";
 
 const OUTCOMES: ReadonlySet<unknown> = new Set(["completed", "error", "aborted"]);
 /** How much of a question the wait reason keeps. */
@@ -58,7 +59,9 @@ export function registerBoundaries(runtime: Runtime): void {
       runtime.notify(ctx, message, type);
     }
     runtime.showFooter(ctx, facts.session, runtime.footerFor(facts, decision.memory));
-    if (!decision.continue || !decision.marker) return undefined;
+    if (!decision.continue || !decision.marker) {
+      return verifyAtSettle(runtime, ctx, { ...event, entries: event.entries }, facts, event.context.pendingMessages.length > 0);
+    }
     const marker: EntryDraft = { type: "custom_message", ...markerMessage(decision.marker, facts.config.transcript) };
     return { entries: [...event.entries, marker], continue: true };
   }
@@ -109,6 +112,8 @@ export function registerBoundaries(runtime: Runtime): void {
     session.memory = facts.memory;
     runtime.showFooter(ctx, session, runtime.footerFor(facts, facts.memory));
   }
+
+  registerVerifyShutdown(pi);
 
   pi.on("turn_end", async (event, ctx) => {
     try {

@@ -14,6 +14,7 @@ import type { Facts, Runtime } from "./runtime.ts";
 import { sourceLabel } from "./sources/index.ts";
 import { CONTROL_TYPE } from "./state.ts";
 import { commandReplyText, sanitize, statusText } from "./text.ts";
+import { handleVerify, isVerifyCommand, VERIFY_COMPLETIONS, verifyStatusLines } from "./verify-command.ts";
 
 const DESCRIPTIONS: Record<Command, string> = {
   status: "what the loop is doing and why",
@@ -23,7 +24,7 @@ const DESCRIPTIONS: Record<Command, string> = {
   continue: "lift a pause or wait and go on now",
 };
 
-const USAGE = "Usage: /todoloop [status|pause|resume|reset|continue]";
+const USAGE = "Usage: /todoloop [status|pause|resume|reset|continue|verify [approve|forget]]";
 
 /** What `continue` needs besides the memory and whether the agent is idle (also when a kept consent fires). */
 export function commandFacts(facts: Facts): Omit<CommandFacts, "idle"> {
@@ -49,18 +50,27 @@ export function registerCommand(runtime: Runtime): void {
   pi.registerCommand("todoloop", {
     description: "Todo loop: status | pause | resume | reset | continue",
     getArgumentCompletions(prefix) {
-      const typed = typeof prefix === "string" ? prefix.trim().toLowerCase() : "";
+      const raw = typeof prefix === "string" ? prefix.toLowerCase() : "";
+      const typed = raw.trim();
       // A word typed in full offers nothing to pick: Enter then runs it instead of accepting a completion.
-      if ((COMMANDS as readonly string[]).includes(typed)) return null;
+      // Only a space after it (`verify `) asks for the words that may follow it.
+      const full = (COMMANDS as readonly string[]).includes(typed) || VERIFY_COMPLETIONS.some((item) => item.value === typed);
+      if (full && !(/\s$/.test(raw) && VERIFY_COMPLETIONS.some((item) => item.value.startsWith(`${typed} `)))) return null;
       const items = COMMANDS.filter((word) => word.startsWith(typed)).map((word) => ({
         value: word,
         label: word,
         description: DESCRIPTIONS[word],
       }));
-      return items.length > 0 ? items : null;
+      const verify = VERIFY_COMPLETIONS.filter((item) => item.value.startsWith(full ? `${typed} ` : typed));
+      const all = [...items, ...verify];
+      return all.length > 0 ? all : null;
     },
     async handler(args, ctx) {
       try {
+        if (isVerifyCommand(args)) {
+          await handleVerify(runtime, args, ctx);
+          return;
+        }
         const command = parseCommand(args);
         if (!command) {
           runtime.notify(ctx, `todo loop: unknown sub-command "${sanitize(args, 40)}". ${USAGE}`, "error");
@@ -89,7 +99,7 @@ export function registerCommand(runtime: Runtime): void {
             killSwitch: facts.killSwitch,
             ...anchorOf(ctx, facts.memory.anchor, facts.snapshot.anchorTime),
             configExists: configExists(),
-          }) + (hook ? `\n${hook}` : ""), "info");
+          }) + (hook ? `\n${hook}` : "") + verifyStatusLines(ctx, facts.config), "info");
         } else {
           const open = facts.list.kind === "list" ? facts.list.open : 0;
           runtime.notify(ctx, commandReplyText(result.reply, { idle, open }), result.reply.kind === "cannot-continue" ? "warning" : "info");

@@ -37,6 +37,8 @@ export interface Config extends Limits {
   readonly exitCode: number | null;
   /** Tasks open from an earlier message: `"ask"` holds them until this message takes them up; `"continue"` is 0.2's behaviour. */
   readonly earlierTasks: EarlierTasks;
+  /** Verification commands (SPEC §4.16), by directory prefix; empty = none. */
+  readonly verify: readonly VerifyEntry[];
 }
 
 export type EarlierTasks = "ask" | "continue";
@@ -45,6 +47,17 @@ const EARLIER_TASKS: readonly EarlierTasks[] = ["ask", "continue"];
 /** `"needs-you"`: every stop but a clear list, `earlier` and an abort; `"all"`: a clear list too; `"off"`. */
 export type NotifySetting = "needs-you" | "all" | "off";
 export const NOTIFY_SETTINGS: readonly NotifySetting[] = ["needs-you", "all", "off"];
+
+/** One verification command of the user's file: for `dir` ("*" = any directory; `~` expanded when matched). */
+export interface VerifyEntry {
+  readonly dir: string;
+  readonly command: string;
+  readonly timeoutMinutes: number;
+  readonly maxRuns: number;
+}
+
+export const VERIFY_DEFAULTS = { timeoutMinutes: 10, maxRuns: 3 } as const;
+export const VERIFY_CEILINGS = { timeoutMinutes: 120, maxRuns: 20 } as const;
 
 export interface ConfigResult {
   readonly config: Config;
@@ -66,6 +79,7 @@ export const DEFAULT_CONFIG: Config = {
   notifyCommand: null,
   exitCode: null,
   earlierTasks: "ask",
+  verify: [],
 };
 
 export const CEILINGS: Limits = { maxRounds: 1000, maxTokens: 1_000_000_000, maxCost: 10_000, maxMinutes: 10_080, maxIdleReplies: 100, maxStuckReplies: 100, maxRepeats: 100 };
@@ -76,7 +90,7 @@ const LIMIT_KEYS: readonly LimitKey[] = ["maxRounds", "maxTokens", "maxCost", "m
 const FLAG_KEYS: readonly FlagKey[] = ["stopOnQuestion", "transcript"];
 type ReachKey = "notify" | "notifyCommand" | "exitCode";
 const REACH_KEYS: readonly ReachKey[] = ["notify", "notifyCommand", "exitCode"];
-const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, ...REACH_KEYS, "earlierTasks"];
+const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, ...REACH_KEYS, "earlierTasks", "verify"];
 /** Keys whose value may be a fraction; the others are whole counts, rounded down. */
 const FRACTIONAL: ReadonlySet<LimitKey> = new Set(["maxCost", "maxMinutes"]);
 
@@ -198,9 +212,90 @@ export function parseConfig(raw: unknown): ConfigResult {
     else if (isFlagKey(key)) config[key] = parseFlag(key, record[key], problems);
     else if (isReachKey(key)) parseReachKey(config, key, record[key], problems);
     else if (key === "earlierTasks") config.earlierTasks = parseEarlierTasks(record[key], problems);
+    else if (key === "verify") config.verify = parseVerify(record[key], problems, true);
     else problems.push(`unknown key ${JSON.stringify(key.slice(0, 40))} ignored (known: ${KEYS.join(", ")})`);
   }
   return { config, problems };
+}
+
+function verifyNumber(where: string, key: "timeoutMinutes" | "maxRuns", value: unknown, problems: string[]): number {
+  const fallback = VERIFY_DEFAULTS[key];
+  if (value === undefined) return fallback;
+  const whole = key === "maxRuns";
+  const positive = typeof value === "number" && Number.isFinite(value) && (whole ? value >= 1 : value > 0);
+  if (!positive) {
+    problems.push(`${where}.${key} must be a positive number (got ${describe(value)}); using ${fallback}`);
+    return fallback;
+  }
+  const ceiling = VERIFY_CEILINGS[key];
+  const kept = whole ? Math.floor(value) : value;
+  if (kept > ceiling) {
+    problems.push(`${where}.${key} ${value} is above the ceiling ${ceiling}; using ${ceiling}`);
+    return ceiling;
+  }
+  return kept;
+}
+
+function verifyObject(where: string, raw: unknown, problems: string[], needsDir: boolean): VerifyEntry | undefined {
+  if (typeof raw === "string") {
+    if (raw.trim() === "") {
+      problems.push(`${where} is an empty command; no verification`);
+      return undefined;
+    }
+    return { dir: "*", command: raw, ...VERIFY_DEFAULTS };
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    problems.push(`${where} must be a command string, an object with a command, or a list of those (got ${describe(raw)}); no verification`);
+    return undefined;
+  }
+  const record = raw as { readonly [key: string]: unknown };
+  for (const key of Object.keys(record)) {
+    if (!["command", "timeoutMinutes", "maxRuns", "dir"].includes(key)) {
+      problems.push(`${where}: unknown key ${JSON.stringify(key.slice(0, 40))} ignored (known: command, timeoutMinutes, maxRuns, dir)`);
+    }
+  }
+  const { command, dir } = record;
+  if (typeof command !== "string" || command.trim() === "") {
+    problems.push(`${where}.command must be a non-empty string (got ${describe(command)}); no verification${needsDir ? " for this entry" : ""}`);
+    return undefined;
+  }
+  if (dir !== undefined && (typeof dir !== "string" || dir.trim() === "")) {
+    problems.push(`${where}.dir must be a path or "*" (got ${describe(dir)}); entry ignored`);
+    return undefined;
+  }
+  if (needsDir && dir === undefined) {
+    problems.push(`${where}.dir is missing (a path prefix, or "*" for any directory); entry ignored`);
+    return undefined;
+  }
+  return {
+    dir: typeof dir === "string" ? dir : "*",
+    command,
+    timeoutMinutes: verifyNumber(where, "timeoutMinutes", record.timeoutMinutes, problems),
+    maxRuns: verifyNumber(where, "maxRuns", record.maxRuns, problems),
+  };
+}
+
+/**
+ * `verify` (SPEC §8): a command string, `{ command, timeoutMinutes, maxRuns }`, or (when `lists`) a list
+ * of such objects each with a `dir`. Every bad shape is a problem and leaves that entry out; never throws.
+ */
+export function parseVerify(raw: unknown, problems: string[], lists: boolean): readonly VerifyEntry[] {
+  if (raw === null || raw === undefined) return [];
+  if (Array.isArray(raw)) {
+    if (!lists) {
+      problems.push("verify must be a command string or an object with a command (got an array); no verification");
+      return [];
+    }
+    const entries: VerifyEntry[] = [];
+    raw.slice(0, 100).forEach((item, index) => {
+      const entry = typeof item === "string" ? undefined : verifyObject(`verify[${index}]`, item, problems, true);
+      if (typeof item === "string") problems.push(`verify[${index}] must be an object with dir and command (got ${describe(item)}); entry ignored`);
+      if (entry) entries.push(entry);
+    });
+    return entries;
+  }
+  const entry = verifyObject("verify", raw, problems, false);
+  return entry ? [entry] : [];
 }
 
 /** Parses the text of the config file. */

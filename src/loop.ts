@@ -52,7 +52,44 @@ export type Reason =
   /** That many replies in a row made no progress (SPEC §4.10, busy but stuck). */
   | { readonly kind: "stuck"; readonly replies: number; readonly open: number }
   /** That many replies in a row had the same fingerprint. */
-  | { readonly kind: "repeat"; readonly replies: number; readonly open: number };
+  | { readonly kind: "repeat"; readonly replies: number; readonly open: number }
+  | VerifyReason;
+
+/** What a verification run meant (SPEC §4.16); the English is in text.ts. */
+export type VerifyReason =
+  /** The command passed: the stop keeps its kind (`clear`, or `no-list` for an emptied list). */
+  | { readonly kind: "verified"; readonly base: "clear" | "emptied"; readonly command: string; readonly seconds: number }
+  | {
+      readonly kind: "verify-failed";
+      readonly command: string;
+      readonly exit: number;
+      readonly seconds: number;
+      readonly runs: number;
+      /** Why no continuation: maxRuns failed runs, a limit, a pause or a queued human message. */
+      readonly why: "runs" | "limit" | "paused" | "queued";
+      readonly limit?: { readonly limit: LimitKey; readonly used: number; readonly max: number };
+    }
+  | {
+      readonly kind: "verify-error";
+      readonly command: string;
+      readonly why: VerifyErrorWhy;
+      /** The timeout in minutes, the signal name or the start error, for the words. */
+      readonly detail?: string;
+      readonly base: "clear" | "emptied";
+    }
+  | { readonly kind: "verify-continuing"; readonly command: string; readonly exit: number; readonly seconds: number; readonly round: number; readonly maxRounds: number | null };
+
+export type VerifyErrorWhy =
+  | "timeout"
+  | "start"
+  | "not-found"
+  | "not-executable"
+  | "killed"
+  | "aborted"
+  | "unapproved"
+  | "changed"
+  | "hidden-characters"
+  | "untrusted";
 
 /** The kind a stop record carries (SPEC §4.13). */
 export type StopKind = "clear" | "no-list" | "limit" | "idle" | "stuck" | "repeat" | "waiting" | "question" | "out-of-reach" | "out-of-date" | "outcome" | "earlier" | "verify-failed" | "verify-error";
@@ -100,6 +137,21 @@ export interface Memory {
   /** Fingerprint of the last reply, and how many replies in a row had it. */
   readonly fp: string | undefined;
   readonly repeats: number;
+  /** Verification runs under this anchor (SPEC §4.16); undefined = none yet. */
+  readonly verify?: VerifyMemo | undefined;
+}
+
+/** The newest verification run under the anchor: its result, and how much work the branch held then. */
+export interface VerifyMemo {
+  readonly command: string;
+  /** Failed runs so far under this anchor (a pass keeps the count). */
+  readonly runs: number;
+  readonly exit: number;
+  readonly seconds: number;
+  /** The output as the model saw it (fenced), for a failure counted again without a new run. */
+  readonly output: string;
+  /** The branch's work count (non-read tool results since the anchor) when it ran. */
+  readonly workAt: number;
 }
 
 /** What the branch says about the loop under its newest human message (SPEC §4.14). */
@@ -118,6 +170,8 @@ export interface BranchFacts {
   readonly stuck: number;
   readonly fp: string | undefined;
   readonly repeats: number;
+  /** The newest verification marker's run under the anchor. */
+  readonly verify?: VerifyMemo | undefined;
 }
 
 /** What the branch says about tasks open from an earlier message, under the newest human message (SPEC §4.15). */
@@ -219,6 +273,8 @@ export interface MarkerDetails {
   /** This reply's fingerprint (null when unknown), and how many replies in a row had it. */
   readonly fp: string | null;
   readonly repeats: number;
+  /** A verification continuation's run (SPEC §4.16). */
+  readonly verify?: { readonly command: string; readonly exit: number; readonly seconds: number; readonly run: number };
 }
 
 /** A marker to append: its details plus the tool the nudge names (undefined: plan-mode's convention). */
@@ -234,6 +290,8 @@ export interface StopRecord {
   readonly limit?: LimitKey;
   /** An `earlier` stop: the list state it was shown for (`listKey`), so a later message with the same state stays quiet. */
   readonly list?: string;
+  /** A verified stop's run: `{ command, exit: 0, seconds }`; a failed one adds `run`. */
+  readonly verify?: { readonly command: string; readonly exit: number; readonly seconds: number; readonly run?: number };
 }
 
 export type Notice =
@@ -308,7 +366,15 @@ export function align(memory: Memory | undefined, branch: BranchFacts, branchSwi
     stuck: branch.stuck,
     fp: branch.fp,
     repeats: branch.repeats,
+    ...verifyMemo(sameAnchor ? memory : undefined, branch),
   };
+}
+
+/** The verification run to keep: the process's own for the same anchor unless the branch holds a newer one. */
+function verifyMemo(memory: Memory | undefined, branch: BranchFacts): Pick<Memory, "verify"> {
+  const mine = memory?.verify;
+  const verify = mine && (branch.verify === undefined || mine.workAt >= branch.verify.workAt) ? mine : branch.verify;
+  return verify === undefined ? {} : { verify };
 }
 
 function openOf(list: ListState): number {
@@ -362,6 +428,11 @@ export function stopKind(reason: Reason): StopKind | undefined {
       return reason.kind;
     case "waiting":
       return reason.asked ? "question" : "waiting";
+    case "verified":
+      return reason.base === "clear" ? "clear" : "no-list";
+    case "verify-failed":
+    case "verify-error":
+      return reason.kind;
     default:
       return undefined;
   }
@@ -564,7 +635,8 @@ export function settle(memory: Memory, transcriptShown: boolean, describe: (reas
   const cleared: Memory = { ...memory, pending: undefined };
   const kind = stop && stopKind(stop.reason);
   if (!stop || !kind) return { memory: cleared, record: undefined, notice: undefined };
-  const limit = stop.reason.kind === "limit" ? stop.reason.limit : undefined;
+  const limit = stop.reason.kind === "limit" ? stop.reason.limit : stop.reason.kind === "verify-failed" ? stop.reason.limit?.limit : undefined;
+  // stopKey names the limit only for a limit stop: a verification failure at a limit is still one verify-failed.
   const key = stopKey(kind, limit);
   if (memory.announced.includes(key)) return { memory: cleared, record: undefined, notice: undefined };
   const record: StopRecord = {
@@ -576,6 +648,7 @@ export function settle(memory: Memory, transcriptShown: boolean, describe: (reas
     anchor: memory.anchor,
     ...(limit ? { limit } : {}),
     ...(stop.reason.kind === "earlier" ? { list: stop.reason.list } : {}),
+    ...verifyRecord(stop.reason),
   };
   const silent = transcriptShown || kind === "waiting";
   return {
@@ -583,6 +656,13 @@ export function settle(memory: Memory, transcriptShown: boolean, describe: (reas
     record,
     notice: silent ? undefined : { kind: "stop", reason: stop.reason, level: stop.level },
   };
+}
+
+/** What a stop record adds for a verification run (SPEC §4.16). */
+function verifyRecord(reason: Reason): Pick<StopRecord, "verify"> {
+  if (reason.kind === "verified") return { verify: { command: reason.command, exit: 0, seconds: reason.seconds } };
+  if (reason.kind === "verify-failed") return { verify: { command: reason.command, exit: reason.exit, seconds: reason.seconds, run: reason.runs } };
+  return {};
 }
 
 /**

@@ -28,6 +28,10 @@ export interface SessionManagerLike {
 export interface UiLike {
   notify(message: string, type?: NotifyType): void;
   setStatus(key: string, text: string | undefined): void;
+  /** The working loader's message; no argument restores pi's default. */
+  setWorkingMessage?(message?: string): void;
+  /** A yes/no dialog (in RPC an `extension_ui_request` the client answers). */
+  confirm?(title: string, message: string, options?: { timeout?: number; signal?: AbortSignal }): Promise<boolean>;
 }
 
 export type ModeLike = "tui" | "rpc" | "json" | "print";
@@ -41,6 +45,12 @@ export interface ContextLike {
   readonly sessionManager: SessionManagerLike;
   /** Whether the agent is idle (not streaming). */
   isIdle?(): boolean;
+  /** The run's abort signal (defined in turn_end). */
+  readonly signal?: AbortSignal | undefined;
+  /** Whether a human message is queued, asked live (the event's `pendingMessages` is a copy). */
+  hasPendingMessages?(): boolean;
+  /** Whether pi trusts the project's `.pi` folder. */
+  isProjectTrusted?(): boolean;
 }
 
 export interface ToolResultLike {
@@ -219,4 +229,9 @@ export interface PiLike {
 /** The part of pi's `EventBus` the loop uses. */
 export interface EventBusLike {
   emit(channel: string, data: unknown): void;
+}
+
+/** pi's `on("session_shutdown", …)`, kept apart from `PiLike` (every host has it; the fakes need not). */
+export interface ShutdownOnLike {
+  on(event: "session_shutdown", handler: (event: unknown, ctx: ContextLike) => Promise<void>): void;
 }

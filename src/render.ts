@@ -7,11 +7,13 @@
 import type { ComponentLike, PiLike, ThemeColorLike, ThemeLike } from "./pi.ts";
 import { isRecord } from "./sources/types.ts";
 import { MARKER_TYPE, STOP_TYPE } from "./state.ts";
-import { continuationLine, sanitize, stopLine } from "./text.ts";
+import { commandName, continuationLine, sanitize, secondsText, stopLine } from "./text.ts";
 import type { ContinuationView } from "./text.ts";
 
 export const CONTINUE_MARK = "↻";
 export const STOP_MARK = "■";
+export const PASS_MARK = "✓";
+export const FAIL_MARK = "✗";
 /** pi's default `outputPad`: transcript text starts one column in. */
 const PAD = 1;
 /** A stop reason longer than this is cut before it is measured (the line is one row anyway). */
@@ -22,11 +24,16 @@ export function registerRenderers(pi: PiLike, transcript: () => boolean): void {
   pi.registerMessageRenderer(MARKER_TYPE, (message, options, theme) => {
     // Never undefined: pi would fall back to showing the nudge's text.
     const pad = typeof options.outputPad === "number" && options.outputPad >= 0 ? Math.floor(options.outputPad) : PAD;
+    const failed = verifyLine(message.details);
+    if (failed !== undefined) return line(pad, [["warning", FAIL_MARK], ["dim", ` ${failed}`]], theme);
     return line(pad, [["dim", `${CONTINUE_MARK} ${continuationLine(continuationView(message.details))}`]], theme);
   });
   pi.registerEntryRenderer(STOP_TYPE, (entry, _options, theme) => {
     if (!transcriptOn(transcript)) return undefined;
     const stop = stopView(entry.data);
+    const mark = verifyMark(entry.data);
+    if (mark === PASS_MARK) return line(PAD, [["accent", PASS_MARK], ["dim", ` ${stopLine(stop.reason)}`]], theme);
+    if (mark === FAIL_MARK) return line(PAD, [["warning", `${FAIL_MARK} ${stopLine(stop.reason)}`]], theme);
     if (stop.clear) return line(PAD, [["accent", STOP_MARK], ["dim", ` ${stopLine(stop.reason)}`]], theme);
     // Tasks from an earlier message: a note, not a warning (SPEC §4.15).
     if (stop.earlier) return line(PAD, [["dim", `${STOP_MARK} ${stopLine(stop.reason)}`]], theme);
@@ -58,6 +65,24 @@ export function continuationView(details: unknown): ContinuationView {
     total: open !== undefined && total !== undefined && total >= open ? total : undefined,
     cap: cap !== undefined && cap > 0 ? cap : undefined,
   };
+}
+
+/** A verification continuation's words (`todo loop: npm test failed (exit 1, 12 s) · continue 4`), or undefined for any other marker. */
+export function verifyLine(details: unknown): string | undefined {
+  if (!isRecord(details) || !isRecord(details.verify) || typeof details.verify.command !== "string") return undefined;
+  const { command, exit, seconds } = details.verify;
+  const code = typeof exit === "number" && Number.isInteger(exit) ? `exit ${exit}` : "failed";
+  const time = typeof seconds === "number" && Number.isFinite(seconds) ? `, ${secondsText(seconds)}` : "";
+  const round = count(details.round);
+  return `todo loop: ${commandName(command)} failed (${code}${time})${round === undefined ? "" : ` · continue ${round}`}`;
+}
+
+/** ✓ for a verified stop, ✗ for a failed or unfinished verification, undefined otherwise. */
+export function verifyMark(data: unknown): string | undefined {
+  if (!isRecord(data)) return undefined;
+  if (data.kind === "verify-failed" || data.kind === "verify-error") return FAIL_MARK;
+  if (isRecord(data.verify) && data.verify.exit === 0) return PASS_MARK;
+  return undefined;
 }
 
 /** A stop record's reason, sanitised (session files can be edited), and whether it is the clear-list stop. */

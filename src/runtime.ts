@@ -101,6 +101,7 @@ export function branchFacts(snapshot: Snapshot): BranchFacts {
     stuck: snapshot.stuck,
     fp: snapshot.fp,
     repeats: snapshot.repeats,
+    verify: snapshot.verify,
   };
 }
 

@@ -197,3 +197,23 @@ export function sanitize(text: unknown, max: number = MAX_SHOWN): string {
   // Removing what did not belong can leave spaces side by side or at an end.
   return capGraphemes(flat.replace(/ {2,}/g, " ").trim(), limit);
 }
+
+const OTHER_BREAKS = /[\v\f\u0085\u2028\u2029]/gu;
+
+/**
+ * One line of a command's output made safe to show the model (SPEC §4.16): cleaned as `sanitize()` cleans
+ * (escape sequences, controls, invisible characters) but not flattened, collapsed or capped; a line
+ * redrawn with CR keeps its last version, a tab becomes spaces, trailing spaces go.
+ */
+export function cleanOutputLine(line: string): string {
+  const stripped = line.replace(ESCAPE_SEQUENCE, "").replace(LONE_SURROGATE, "");
+  const versions = stripped.split("\r");
+  let last = "";
+  for (let index = versions.length - 1; index >= 0; index--) {
+    if ((versions[index] ?? "") !== "") {
+      last = versions[index] ?? "";
+      break;
+    }
+  }
+  return keepHumanText(last.replace(/\t/g, "    ").replace(OTHER_BREAKS, " ").replace(INVISIBLE, "")).trimEnd();
+}

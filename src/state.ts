@@ -11,7 +11,7 @@
 import type { SessionEntryLike, SessionManagerLike } from "./pi.ts";
 import { SOURCES, sourceOf, TODO_TOOL_NAMES } from "./sources/index.ts";
 import type { TodoList } from "./sources/index.ts";
-import type { ListState, StaleWhy, Wait } from "./loop.ts";
+import type { ListState, StaleWhy, VerifyMemo, Wait } from "./loop.ts";
 import { stopKey, WAIT_KEYS } from "./loop.ts";
 import type { StopKind } from "./loop.ts";
 import { isRecord } from "./sources/types.ts";
@@ -86,6 +86,10 @@ export interface Snapshot {
   readonly stuck: number;
   readonly fp: string | undefined;
   readonly repeats: number;
+  /** Tool results since the anchor that did more than read (SPEC §4.16: a verification runs again only after work). */
+  readonly work: number;
+  /** The newest verification continuation's run under the anchor (from its marker's `details.verify`). */
+  readonly verify: VerifyMemo | undefined;
 }
 
 /** The kind of message-like entry a human message can follow; only a tool result or a marker carries the list over. */
@@ -123,6 +127,8 @@ export const EMPTY_SNAPSHOT: Snapshot = {
   stuck: 0,
   fp: undefined,
   repeats: 0,
+  work: 0,
+  verify: undefined,
 };
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -269,6 +275,8 @@ function onHumanMessage(state: Mutable<Snapshot>, entry: SessionEntryLike, index
   state.stuck = 0;
   state.fp = undefined;
   state.repeats = 0;
+  state.work = 0;
+  state.verify = undefined;
 }
 
 /** Tool names of the list's own tool: its source's, or any todo tool's while no list is on the branch. */
@@ -338,7 +346,25 @@ function onMarker(state: Mutable<Snapshot>, entry: SessionEntryLike): void {
   state.hadWork = true;
   state.previous = "marker";
   touched(state);
+  const verify = verifyOf(details, entry.content, state.work);
+  if (verify) state.verify = verify;
 }
+
+/** A verification marker's run (`details.verify`) and the fenced output its content carried. */
+function verifyOf(details: UnknownRecord, content: unknown, work: number): VerifyMemo | undefined {
+  const verify = details.verify;
+  if (!isRecord(verify) || typeof verify.command !== "string") return undefined;
+  const run = count(verify.run);
+  const exit = typeof verify.exit === "number" && Number.isInteger(verify.exit) ? verify.exit : undefined;
+  if (run === undefined || exit === undefined) return undefined;
+  const seconds = typeof verify.seconds === "number" && Number.isFinite(verify.seconds) && verify.seconds >= 0 ? verify.seconds : 0;
+  const text = typeof content === "string" ? content : "";
+  const output = /(`{3,})text\n[\s\S]*?\n\1/.exec(text)?.[0] ?? "```text\n(no output)\n```";
+  return { command: verify.command, runs: run, exit, seconds, output, workAt: work };
+}
+
+/** Tools known to only read (SPEC §4.10): a result of one is no work. */
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read", "grep", "find", "ls", BLOCK_TOOL]);
 
 function onControl(state: Mutable<Snapshot>, action: ControlAction): void {
   // `continue` and `resume` adopt the list for the rest of the message (SPEC §4.15).
@@ -360,6 +386,7 @@ function onControl(state: Mutable<Snapshot>, action: ControlAction): void {
     state.stuck = 0;
     state.fp = undefined;
     state.repeats = 0;
+    state.verify = undefined;
   }
 }
 
@@ -387,7 +414,12 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
       }
       return;
     }
-    if (message.role === "toolResult") onToolResult(state, entry, message);
+    if (message.role === "toolResult") {
+      onToolResult(state, entry, message);
+      const name = typeof message.toolName === "string" ? message.toolName : "";
+      // A todo call is work when it changed the list (below); any other call but a known read is work.
+      if (!READ_ONLY_TOOLS.has(name) && !TODO_TOOL_NAMES.has(name)) state.work += 1;
+    }
   } else if (entry.type === "custom_message" && entry.customType === MARKER_TYPE) {
     return onMarker(state, entry);
   } else if (entry.type === "custom" && entry.customType === STOP_TYPE) {
@@ -409,6 +441,7 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
     // spell of an earlier-message stop (a full read starts at such an entry, so both reads agree).
     if (state.anchor !== "" && signature(list) !== state.anchorSignature) state.earlierAdopted = true;
     state.earlierShown = undefined;
+    if (!state.list || signature(state.list) !== signature(list)) state.work += 1;
     setCurrent(state, list);
     state.outOfDate = undefined;
     if (openCount(list) > 0) state.hadWork = true;

@@ -1282,7 +1282,7 @@ test("/todoloop continue while the agent is busy only lifts the pause and the wa
 test("/todoloop with an unknown sub-command: an error notify with the usage line, nothing changed", async () => {
   const h = harness();
   await h.command("stop");
-  assert.deepEqual(h.takeNotes(), [{ message: 'todo loop: unknown sub-command "stop". Usage: /todoloop [status|pause|resume|reset|continue]', type: "error" }]);
+  assert.deepEqual(h.takeNotes(), [{ message: 'todo loop: unknown sub-command "stop". Usage: /todoloop [status|pause|resume|reset|continue|verify [approve|forget]]', type: "error" }]);
   assert.deepEqual(h.pi.appended, []);
   assert.equal((await h.settleWith())?.continue, true);
 });
@@ -1293,7 +1293,11 @@ test("/todoloop offers argument completions for the five words, each with a desc
   const complete = pi.command("todoloop").getArgumentCompletions;
   assert.ok(complete);
   const values = (prefix: string) => complete(prefix)?.map((item) => item.value) ?? null;
-  assert.deepEqual(values(""), ["status", "pause", "resume", "reset", "continue"]);
+  assert.deepEqual(values(""), ["status", "pause", "resume", "reset", "continue", "verify", "verify approve", "verify forget"]);
+  assert.deepEqual(values("verify "), ["verify approve", "verify forget"], "a space after verify asks for what follows it");
+  assert.equal(values("verify"), null, "verify typed in full runs on one Enter");
+  assert.deepEqual(values("veri"), ["verify", "verify approve", "verify forget"]);
+  assert.deepEqual(values("verify a"), ["verify approve"]);
   assert.deepEqual(values("re"), ["resume", "reset"]);
   assert.deepEqual(values("P"), ["pause"]);
   assert.deepEqual(values("c"), ["continue"]);

@@ -1,0 +1,104 @@
+/**
+ * Verified done at a settle (SPEC §4.16), wired into `turn_end`: when `decide()` would end the run on a
+ * clear (or emptied) list, ask `planVerify()` whether to run the command, run it here — in the settle's
+ * own turn_end, where `ctx.signal` is the run's abort signal — and apply `judgeVerify()`: a verified
+ * stop, one continuation carrying the output, or a stop that needs the person. No rule lives here.
+ */
+import { approvalsPath, verifySetup } from "./approvals.ts";
+import { killAllVerifications, runVerification } from "./verify-run.ts";
+import { settle } from "./loop.ts";
+import type { ContextLike, EntryDraft, PiLike, ShutdownOnLike, TurnEndEventLike, TurnEndResultLike } from "./pi.ts";
+import { transcriptShown } from "./runtime.ts";
+import type { Facts, Runtime } from "./runtime.ts";
+import { MARKER_TYPE, STOP_TYPE } from "./state.ts";
+import { describeReason, verifyingFooter, verifyNudgeText } from "./text.ts";
+import { judgeVerify, planVerify } from "./verify.ts";
+import type { VerifyResult } from "./verify.ts";
+
+function queuedNow(ctx: ContextLike, fromEvent: boolean): boolean {
+  if (typeof ctx.hasPendingMessages !== "function") return fromEvent;
+  try {
+    return ctx.hasPendingMessages() || fromEvent;
+  } catch {
+    return fromEvent;
+  }
+}
+
+function working(ctx: ContextLike, message?: string): void {
+  try {
+    if (message === undefined) ctx.ui.setWorkingMessage?.();
+    else ctx.ui.setWorkingMessage?.(message);
+  } catch {
+    // A courtesy.
+  }
+}
+
+/**
+ * Runs after `decide()` left no continuation. Returns what turn_end returns: undefined (the pending stop
+ * is recorded at agent_settled), a verification marker with `continue: true`, or a stop record written
+ * at once (a human message came first: the run goes on without a settle).
+ */
+export async function verifyAtSettle(runtime: Runtime, ctx: ContextLike, event: TurnEndEventLike & { entries: unknown[] }, facts: Facts, queued: boolean): Promise<TurnEndResultLike | undefined> {
+  const { session } = facts;
+  const memory = session.memory;
+  if (!memory?.pending || facts.config.verify === undefined) return undefined;
+  const setup = verifySetup(ctx.cwd, facts.config, ctx.isProjectTrusted?.bind(ctx), approvalsPath());
+  const plan = planVerify(memory, setup.choice, queued || event.continue === true, facts.snapshot.work);
+  if (plan.kind === "none") return undefined;
+  if (plan.kind === "decided") {
+    session.memory = plan.memory;
+    return undefined;
+  }
+  let result: VerifyResult | undefined;
+  if (plan.kind === "run") {
+    runtime.showFooter(ctx, session, verifyingFooter(plan.spec.command));
+    working(ctx, `todo loop: running ${plan.spec.command.slice(0, 60)}`);
+    try {
+      result = await runVerification({ command: plan.spec.command, cwd: ctx.cwd, timeoutMs: plan.spec.timeoutMinutes * 60_000, signal: ctx.signal });
+    } finally {
+      working(ctx);
+    }
+  }
+  // The command took time: a pause or a human message that arrived meanwhile wins.
+  const paused = session.memory?.paused === true;
+  const judged = judgeVerify(memory, {
+    spec: plan.spec,
+    base: plan.base,
+    result,
+    work: facts.snapshot.work,
+    limits: facts.config,
+    spend: facts.spend,
+    list: facts.list,
+    queued: queuedNow(ctx, queued),
+    paused,
+  });
+  session.memory = paused ? { ...judged.memory, paused: true } : judged.memory;
+  runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
+  if (judged.marker) {
+    const marker: EntryDraft = {
+      type: "custom_message",
+      customType: MARKER_TYPE,
+      content: verifyNudgeText(judged.marker.output),
+      display: facts.config.transcript,
+      details: judged.marker.details,
+    };
+    return { entries: [...event.entries, marker], continue: true };
+  }
+  if (judged.recordNow) {
+    const settled = settle(session.memory, transcriptShown(ctx, facts.config), describeReason);
+    session.memory = settled.memory;
+    if (!settled.record) return undefined;
+    const record: EntryDraft = { type: "custom", customType: STOP_TYPE, data: settled.record };
+    return { entries: [...event.entries, record] };
+  }
+  return undefined;
+}
+
+/** Session shutdown ends any verification still running. */
+export function registerVerifyShutdown(pi: PiLike): void {
+  const host = pi as unknown as Partial<ShutdownOnLike>;
+  if (typeof host.on !== "function") return;
+  host.on("session_shutdown", async () => {
+    killAllVerifications();
+  });
+}
