@@ -535,6 +535,8 @@ export function stopHeadline(reason: Reason): string {
   if (reason.kind === "waiting") {
     return reason.asked ? "waiting for you: the agent asked a question" : "waiting for you: the agent cannot go on without you";
   }
+  // The no-progress stop's explanation of what counts as progress is for the transcript, not a headline.
+  if (reason.kind === "stuck") return `stopped: ${plural(reason.replies, "reply", "replies")} in a row without progress`;
   return describeReason(reason)
     .replace(/, \d+ tasks? still open\b.*$/, "")
     .replace(/;? (?:the agent|it) may need you$/, "");

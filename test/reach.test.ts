@@ -170,6 +170,8 @@ test("payload reason: fixed text and figures only, never the model's words; a wa
   assert.equal(stopHeadline({ kind: "idle", replies: 3, open: 2 }), "stopped: the agent stopped 3 times in a row without doing anything");
   assert.equal(stopHeadline({ kind: "limit", limit: "maxRounds", used: 12, max: 12, open: 3, stale: 4 }), "stopped: 12 continuations used");
   assert.equal(stopHeadline({ kind: "clear" }), "stopped: list is clear");
+  assert.equal(stopHeadline({ kind: "stuck", replies: 5, open: 2 }), "stopped: 5 replies in a row without progress");
+  assert.equal(stopHeadline({ kind: "repeat", replies: 3, open: 2 }), "stopped: the agent gave the same reply 3 times in a row");
   assert.equal(stopHeadline({ kind: "outcome", outcome: "error" }), "stopped: turn outcome was error");
   assert.equal(stopHeadline({ kind: "out-of-reach", tool: "todo", open: 1 }), "stopped: the todo tool todo is not active, so the list cannot change");
 });
