@@ -135,6 +135,42 @@ test("pi -p: an idle stop runs notifyCommand with the payload as its last argume
   }
 });
 
+/** The list, then five replies that only re-read it: the no-progress brake stops the fifth (2 of 2 open). */
+const STUCK_SCRIPT: ScriptStep[] = [
+  PLAN_TWO,
+  say("Planned."),
+  ...["one", "two", "three", "four", "five"].flatMap((word): ScriptStep[] => [
+    { text: "Looking.", calls: [{ name: "todo", args: { action: "list" } }] },
+    say(`Still on it (${word}).`),
+  ]),
+];
+
+test("pi -p: a stuck stop (replies that only re-read the list) reaches notifyCommand before pi exits, with a reason of fixed text and figures; exitCode 3 sets the exit status", { timeout }, async (t) => {
+  const box = boxWith(STUCK_SCRIPT, {});
+  try {
+    const hook = recordingHook(box, 1);
+    writeFileSync(join(box.agentDir, "todo-loop.json"), JSON.stringify({ notifyCommand: [hook.program], exitCode: 3 }));
+    const run = await runPi(box, printArgs(box, "-p"));
+    assert.equal(run.code, 3, run.stderr);
+    assert.ok(existsSync(hook.argFile), "the hook ran to its end before pi exited");
+    const payload = JSON.parse(readFileSync(hook.argFile, "utf8")) as Record<string, unknown>;
+    assert.equal(payload.kind, "stuck");
+    assert.equal(payload.reason, "stopped: 5 replies in a row without progress");
+    assert.equal(payload.detail, null);
+    assert.equal(payload.needsYou, true);
+    assert.deepEqual([payload.open, payload.total], [2, 2]);
+    assert.equal(hookRuns(hook.countFile), 1);
+    assert.deepEqual(run.stderr.split("\n").filter((line) => line.startsWith("todo loop")), [
+      "todo loop: stopped: 5 replies in a row without progress, 2 of 2 tasks open",
+    ]);
+    assert.deepEqual(stopData(sessionEntries(box)).map((data) => data.kind), ["stuck"]);
+    checkInvariants(box, { script: STUCK_SCRIPT, taskTexts: TWO_TASKS });
+    t.diagnostic(`exit ${run.code}; hook payload ${JSON.stringify(payload)}`);
+  } finally {
+    box.cleanup();
+  }
+});
+
 test("pi -p: a clear list under the default runs no command and writes no line; the event still carries it (needsYou false); exitCode 3 leaves exit 0", { timeout }, async (t) => {
   const box = boxWith(CLEAR_SCRIPT, {});
   try {
