@@ -19,7 +19,7 @@
  *   ending in `?` that speaks to the person).
  * Linear in the reply's length: one pass over the lines, and every pattern runs on a bounded tail.
  */
-import { INVISIBLE_CLASS } from "./sanitize.ts";
+import { INVISIBLE_CLASS, withoutEscapes } from "./sanitize.ts";
 
 /** The part of a long line the patterns read: its last characters. */
 const TAIL = 2000;
@@ -251,7 +251,7 @@ function readItems(text: string): Item[] | undefined {
   for (let index = 0; index < kept.length; index += 2) {
     const from = kept[index] ?? -1;
     const to = kept[index + 1] ?? -1;
-    items.push(from === -1 ? { kind: "code" } : { kind: "line", text: source.slice(from, to).replace(INVISIBLE, "") });
+    items.push(from === -1 ? { kind: "code" } : { kind: "line", text: withoutEscapes(source.slice(from, to)).replace(INVISIBLE, "") });
   }
   return items;
 }

@@ -49,6 +49,11 @@ const ESCAPE_SEQUENCE = new RegExp(
   ].join("|"),
   "gu",
 );
+/** `text` without its terminal escape sequences, whole (what an escape carries is never text). */
+export function withoutEscapes(text: string): string {
+  return text.replace(ESCAPE_SEQUENCE, "");
+}
+
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const LINE_BREAK = /[\t\n\v\f\r\u0085\u2028\u2029]+/gu;
 /**

@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { askedQuestion, replyText } from "../src/question.ts";
+import { sanitize } from "../src/sanitize.ts";
 import { forAll } from "./gen.ts";
 import type { Random } from "./gen.ts";
 
@@ -776,4 +777,11 @@ test("request and depends: spacing, commas and apostrophes as people type them, 
 test("question (0.3): a thematic break under a question that speaks to nobody in particular is still dropped", () => {
   for (const rule of ["- - -", "* * *", "_ _ _", "***", "---", "___"]) assert.equal(askedQuestion(`Ready?\n${rule}`), "Ready?", rule);
   for (const notRule of ["*", "--", "_ _"]) assert.equal(askedQuestion(`Ready?\n${notRule}`), undefined, notRule);
+});
+
+test("question: a terminal escape sequence inside the question goes whole, payload and all, not only its escape byte", () => {
+  // As the wait reason shows it: sanitised after (spaces collapsed).
+  assert.equal(sanitize(askedQuestion("Which \u001b]777;notify;x;y\u0007 database should I use?")), "Which database should I use?");
+  assert.equal(askedQuestion("Ready \u001b[31mnow\u001b[0m?"), "Ready now?");
+  assert.equal(askedQuestion("Done \u001b]0;title?\u0007"), undefined, "a ? inside an escape's payload is no question");
 });
