@@ -58,7 +58,7 @@ function captured(): { text: string; ansi: string } {
 test("three chat messages after an open list: the earlier line shows once in the transcript, not three times, and is not notified beside it", () => {
   const { text } = captured();
   assert.deepEqual(rowsStartingWith(text, "■"), [IDLE, EARLIER], "one stop line per stop, the earlier one once");
-  assert.equal(countRows(text, "from an earlier message"), 1, "no notify beside the transcript line");
+  assert.equal(countRows(text, "are open from an earlier message"), 1, "no notify beside the transcript line (the footer names it apart: `· from an earlier message`)");
   assert.ok(box, "sandbox");
   assert.deepEqual(stops(sessionEntries(box)).map((entry) => (entry.data as { kind?: unknown }).kind), ["idle", "earlier"]);
 });

@@ -24,9 +24,9 @@ test("after an idle stop the footer names it (stopped: no progress); /todoloop p
     say("The parser is next; stopping."),
     say("Still thinking; stopping."),
     say("Nothing more from me."),
-    // The second message: its first reply takes a while, so the footer can be read before it ends.
-    say("On it.", { delayMs: 6000 }),
-    updateTasks([1, 2]),
+    // The second message: its first reply (a todo call, so the list is this message's too) takes a
+    // while, so the footer can be read before it ends.
+    { ...updateTasks([1, 2]), delayMs: 6000 },
     say("All done."),
   ];
   const box = sandbox({ script, settings: TERMINAL_SETTINGS });
@@ -54,7 +54,7 @@ test("after an idle stop the footer names it (stopped: no progress); /todoloop p
     const freshFooter = footerOf(fresh);
     console.log(`footer right after the new message: ${freshFooter}`);
     assert.ok(freshFooter.includes("todo 2 of 2 open · continue 0"), freshFooter);
-    assert.ok(countRows(fresh, "On it.") === 0, "read while the first reply of the new message is still under way");
+    assert.ok(countRows(fresh, "Working.") === 0, "read while the first reply of the new message is still under way");
     await terminal.waitFor(/todo loop stopped: list is clear/, 30_000, "the second message's clear stop");
     await quit(terminal);
   } finally {
