@@ -48,7 +48,7 @@ export function minutesSince(anchorTime: number | undefined, now: number): numbe
 export function registerCommand(runtime: Runtime): void {
   const { pi } = runtime;
   pi.registerCommand("todoloop", {
-    description: "Todo loop: status | pause | resume | reset | continue",
+    description: "Todo loop: status | pause | resume | reset | continue | verify",
     getArgumentCompletions(prefix) {
       const raw = typeof prefix === "string" ? prefix.toLowerCase() : "";
       const typed = raw.trim();
