@@ -132,7 +132,7 @@ const DEPENDS = new RegExp(
 /** A line ending in `:` that asks the person to choose among the options below it, by language. */
 const ASKS_TO_CHOOSE = new RegExp(
   [
-    /\b(?:would you like(?: me)? to|do you want(?: me)? to|shall I|should I|which (?:one|option|approach|would you|do you)|(?:please )?(?:choose|pick|select)(?: one)?|how would you like(?: me)? to|would you prefer)\b/u.source,
+    /\b(?:would you like(?: me)? to|do you want(?: me)? to|shall I|should I|which (?:one|option|approach|would you|do you)|(?:please )?(?:choose|pick|select)(?: one)?|would you prefer)\b/u.source,
     /(?:您希望|你希望|您想|你想|需要我|请选择|选择哪|您倾向|你倾向)/u.source,
     /(?:どちら|どれ|いかがしますか|しますか|ご希望|選んで)/u.source,
     /(?<!\p{L})(?:хотите|хочешь|выберите|выбери|какой вариант|предпочитаете)(?!\p{L})/u.source,
@@ -163,12 +163,15 @@ type Item = { readonly kind: "line"; readonly text: string } | { readonly kind: 
 const BLANK_UNITS = new Uint8Array(0x10000);
 const BLANK_CHAR = new RegExp(`^[\\s${INVISIBLE_CLASS}]$`, "u");
 
-/** Whether source[start, stop) holds a visible character. Linear, with a per-code-unit cache. */
+/**
+ * Whether source[start, stop) holds a visible character. Linear, with a per-code-unit cache. A high
+ * surrogate right before `stop` (a line break or the end) reads as itself, a lone surrogate: visible.
+ */
 function hasVisible(source: string, start: number, stop: number): boolean {
   for (let index = start; index < stop; index += 1) {
     const unit = source.charCodeAt(index);
     if (unit > 0x20 && unit < 0x7f) return true;
-    if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < stop) {
+    if (unit >= 0xd800 && unit <= 0xdbff) {
       // An astral character: tag characters and the supplementary variation selectors are invisible.
       const point = source.codePointAt(index) ?? unit;
       if (!BLANK_CHAR.test(String.fromCodePoint(point))) return true;
@@ -192,15 +195,17 @@ let runAfter = 0;
 
 /**
  * Whether source[start, stop) opens with a run of three or more ` or ~ after at most three spaces; the
- * run is left in runChar, runLength and runAfter (no allocation per line: replies can be long).
+ * run is left in runChar, runLength and runAfter (no allocation per line: replies can be long). `stop` is
+ * always a line break or the end of the source, which is neither a space nor a fence character, so the
+ * scans need no bound of their own.
  */
 function fenceRun(source: string, start: number, stop: number): boolean {
   let index = start;
-  while (index < stop && index - start < 3 && source.charCodeAt(index) === 0x20) index += 1;
+  while (index - start < 3 && source.charCodeAt(index) === 0x20) index += 1;
   const char = source.charCodeAt(index);
   if (char !== 0x60 && char !== 0x7e) return false;
   let after = index;
-  while (after < stop && source.charCodeAt(after) === char) after += 1;
+  while (source.charCodeAt(after) === char) after += 1;
   if (after - index < 3) return false;
   runChar = char;
   runLength = after - index;
@@ -224,7 +229,7 @@ function onlySpaces(source: string, start: number, stop: number): boolean {
  * further back decides.
  */
 function readItems(text: string): Item[] | undefined {
-  const source = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+  const source = text.replace(/\r\n?/g, "\n");
   // Kept items: code blocks as [-1, -1], lines as their [start, stop).
   let kept: number[] = [];
   // The open fence's character and length; 0 when outside a code block.
@@ -287,7 +292,7 @@ function asQuestion(line: string): string | undefined {
   const end = prose.replace(TRAILING, "");
   if (!QUESTION_END.test(end) || !/\p{L}|\p{N}/u.test(end.replace(/[\u{E000}\u{E001}]/gu, ""))) return undefined;
   if (URL_QUESTION.test(end) && !/\S+\s+\S+\s+\u{E001}/u.test(end)) return undefined;
-  return bare.replace(PARENTHETICAL, "").replace(TRAILING, "").trim();
+  return bare.replace(PARENTHETICAL, "").replace(TRAILING, "");
 }
 
 /** The sentences of a line (code spans and URLs already holes), trailing punctuation dropped. */
@@ -300,7 +305,7 @@ function sentences(prose: string): string[] {
     start = match.index + match[0].length;
   }
   out.push(prose.slice(start));
-  return out.map((sentence) => undecorated(sentence.replace(/[\s.!。！*_~)\]]+$/u, ""))).filter((sentence) => sentence !== "");
+  return out.map((sentence) => undecorated(sentence.replace(/[\s.!。！*_~)\]]+$/u, "")));
 }
 
 /**
@@ -310,7 +315,7 @@ function sentences(prose: string): string[] {
 function asRequest(line: string): string | undefined {
   const bare = undecorated(line);
   const asks = sentences(withoutCode(bare)).some((sentence) => !CONDITION.test(sentence) && REQUEST.test(sentence));
-  return asks ? bare.replace(TRAILING, "").trim() : undefined;
+  return asks ? bare.replace(TRAILING, "") : undefined;
 }
 
 function isTrailer(item: Item): boolean {
@@ -328,7 +333,7 @@ function lineAt(items: readonly Item[], index: number): string | undefined {
 /** A closing list of options (`options` pattern): the line that asks above it, or undefined. */
 function asOptions(items: readonly Item[], last: number): string | undefined {
   let top = last;
-  while (top >= 0 && last - top < MAX_OPTIONS && LIST_ITEM.test(lineAt(items, top) ?? "")) top -= 1;
+  while (last - top < MAX_OPTIONS && LIST_ITEM.test(lineAt(items, top) ?? "")) top -= 1;
   if (top === last) return undefined;
   const asking = lineAt(items, top);
   if (asking === undefined || LIST_ITEM.test(asking)) return undefined;
@@ -343,12 +348,12 @@ function asOptions(items: readonly Item[], last: number): string | undefined {
  * above a dependent line or a list of options; undefined when the reply asks nothing.
  */
 export function askedQuestion(text: string): string | undefined {
-  if (typeof text !== "string" || text === "") return undefined;
+  if (typeof text !== "string") return undefined;
   const items = readItems(text);
   if (items === undefined) return undefined;
   let last = items.length - 1;
   let tags = 0;
-  for (; last >= 0; last -= 1) {
+  for (; ; last -= 1) {
     const item = items[last];
     if (item === undefined || !isTrailer(item)) break;
     if (item.kind === "line" && (tags += 1) > MAX_TAGS) return undefined;

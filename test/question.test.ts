@@ -785,3 +785,74 @@ test("question: a terminal escape sequence inside the question goes whole, paylo
   assert.equal(askedQuestion("Ready \u001b[31mnow\u001b[0m?"), "Ready now?");
   assert.equal(askedQuestion("Done \u001b]0;title?\u0007"), undefined, "a ? inside an escape's payload is no question");
 });
+
+test("parenthetical: only a parenthetical at the very end of the line is dropped, and only right after the question mark", () => {
+  assert.equal(askedQuestion("Done.\nIs it ready? (yes) Shall I go on?"), "Is it ready? (yes) Shall I go on?", "a parenthetical mid-line stays in the question");
+  assert.equal(askedQuestion("Shall I squash them? I would (probably)"), undefined, "words between the mark and the parenthetical are more text");
+});
+
+test("question (0.3): a code span of any number of backticks is code, so a question mark after code alone asks nothing", () => {
+  assert.equal(askedQuestion("Done.\n``npm test``?"), undefined);
+  assert.equal(askedQuestion("Done.\n`confirm()` \"Are you sure?\""), undefined, "code before a quotation is other text");
+  assert.equal(askedQuestion("`cfg` at http://localhost:3000?"), "`cfg` at http://localhost:3000?", "code counts as a word before a URL");
+});
+
+test("question (0.3): the punctuation after a URL is prose, all of it, and only a URL at the end of the line needs words before it", () => {
+  assert.equal(askedQuestion("Can you open http://localhost:3000?**"), "Can you open http://localhost:3000?");
+  assert.equal(askedQuestion("Is http://localhost:3000? Or should I use the other port?"), "Is http://localhost:3000? Or should I use the other port?");
+  const shared = "Once you share https://example.com/gist with me, I'll fix it.";
+  assert.equal(askedQuestion(`Ok.\n${shared}`), shared, "a URL without punctuation after it does not split the sentence");
+});
+
+test("question (0.3): an HTML comment is a trailer only when nothing but spaces follows it", () => {
+  assert.equal(askedQuestion("Shall I?\n<!-- x -->ok"), undefined);
+});
+
+test("question (0.3): a quotation ends the line only when nothing but decoration follows its closing quote", () => {
+  assert.equal(askedQuestion('Done.\nKeep the "Sure?"-prompts?'), 'Keep the "Sure?"-prompts?');
+});
+
+test("request: a request word and the please after it may stand up to 80 characters apart, however many spaces then", () => {
+  const gap = "x".repeat(79);
+  for (const [verb, please] of [["Пришлите", "пожалуйста"], ["Comparte", "por favor"], ["Partagez", "s'il vous plaît"]]) {
+    const near = `${verb} ${gap}  ${please}.`;
+    assert.equal(askedQuestion(`Ok.\n${near}`), near, near);
+    const far = `${verb} ${gap}x  ${please}.`;
+    assert.equal(askedQuestion(`Ok.\n${far}`), undefined, far);
+  }
+});
+
+test("request: words between the tell-me opener and the which word, and whole verbs after s'il vous plaît", () => {
+  const requests = [
+    "Please run `npm login` so I can  continue.",
+    "Dime ahora cuál prefieres.",
+    "Sag mir, welchen Weg du willst.",
+    "S'il vous plaît, envoie le journal.",
+    "Dites-moi donc quelle option vous préférez.",
+  ];
+  for (const reply of requests) assert.equal(askedQuestion(`Ok.\n${reply}`), reply, reply);
+});
+
+test("request: emphasis around a request is stripped from the sentence and from the text asked", () => {
+  assert.equal(askedQuestion("Ok.\n__Please confirm__"), "Please confirm");
+  assert.equal(askedQuestion("Ok.\n**Please confirm the name.**"), "Please confirm the name.");
+});
+
+test("depends: an apostrophe left out and an optional pronoun left out still depend on the answer", () => {
+  assert.equal(askedQuestion("Shall I go on?\nIf thats fine, I start with the tests."), "Shall I go on?");
+  assert.equal(askedQuestion("Продолжить?\nКак только подтвердите, я начну."), "Продолжить?");
+});
+
+test("question (0.3): a line of one astral character is blank only when that character is invisible", () => {
+  assert.equal(askedQuestion("Shall I run it?\n\u{10ffff}"), "Shall I run it?", "a noncharacter at the top of the last plane is invisible");
+  assert.equal(askedQuestion("Shall I run it?\n😀"), undefined, "an emoji alone on the last line is text");
+  assert.equal(askedQuestion("Shall I go on?\n\ufeffx"), undefined, "a visible letter after an invisible BMP character is text");
+});
+
+test("question (0.3): any number of consecutive code blocks after a question count as one", () => {
+  assert.equal(askedQuestion(`Shall I go on?\n${"```\nx\n```\n".repeat(100)}`), "Shall I go on?");
+});
+
+test("reply text: an undefined block is skipped like any other junk block", () => {
+  assert.equal(replyText({ role: "assistant", content: [undefined, { type: "text", text: "Done." }] }), "Done.");
+});
