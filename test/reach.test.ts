@@ -20,6 +20,7 @@ import type { StopPayload } from "../src/reach.ts";
 import { reachText, stopDetail, stopHeadline } from "../src/text.ts";
 import { createContext, createFakePi, createSession } from "./fake-pi.ts";
 import { forAll, hostileText } from "./gen.ts";
+import { running } from "./processes.ts";
 
 /** Every stop kind of 0.3, in the record's order. */
 const KINDS = ["clear", "no-list", "limit", "idle", "stuck", "repeat", "waiting", "question", "out-of-reach", "out-of-date", "outcome", "earlier", "verify-failed", "verify-error"];
@@ -388,19 +389,6 @@ test("config problems: print and JSON mode write them to stderr, one line each, 
 
 // ---- the command runner ------------------------------------------------------------------------------------------
 
-/** A process that no longer runs: gone, or a zombie nobody reaped yet. */
-function gone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  try {
-    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return true;
-  }
-}
 
 function scratch(): string {
   const dir = mkdtempSync(join(tmpdir(), "todo-loop-reach-"));
@@ -441,7 +429,7 @@ test("notify command: at its limit the whole process group is killed, children i
   assert.ok(Date.now() - started < 5000);
   await new Promise((resolve) => setTimeout(resolve, 200));
   const child = Number(readFileSync(join(dir, "child"), "utf8"));
-  assert.ok(gone(child), "the background child is gone too");
+  assert.ok(!running(child), "the background child is gone too");
 });
 
 test("notify command: a quick command is not waited on to its limit", async () => {

@@ -13,6 +13,7 @@ import type { Memory } from "../src/loop.ts";
 import { verifyNudgeText } from "../src/text.ts";
 import { errorOf, judgeVerify, outputTail } from "../src/verify.ts";
 import { killAllVerifications, runVerification, TAIL_BYTES } from "../src/verify-run.ts";
+import { running } from "./processes.ts";
 
 function pendingClear(): Memory {
   return { ...freshMemory("u1"), hadWork: true, pending: { reason: { kind: "clear" }, open: 0, level: "info" }, last: { kind: "clear" } };
@@ -26,13 +27,6 @@ function dir(): string {
   return mkdtempSync(join(tmpdir(), "todo-loop-verify-"));
 }
 
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 test("runner: a command that does not exist exits 127 (verify-error), and its error output arrives", async () => {
   const cwd = dir();
@@ -85,8 +79,8 @@ test("runner: a command that starts a background child holding stdout and exits 
     assert.equal(ran.exit, 3);
     const pid = Number(readFileSync(join(cwd, "pid"), "utf8"));
     const deadline = Date.now() + 3_000;
-    while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(alive(pid), false, `background child ${pid} is gone`);
+    while (running(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(running(pid), false, `background child ${pid} is gone`);
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
@@ -101,7 +95,7 @@ test("runner: past its timeout the whole group is killed (SIGTERM, then SIGKILL 
     assert.ok(Date.now() - started < 5_000);
     const pid = Number(readFileSync(join(cwd, "pid"), "utf8"));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.equal(alive(pid), false);
+    assert.equal(running(pid), false);
     assert.equal(errorOf(ran)?.why, "timeout");
   } finally {
     rmSync(cwd, { recursive: true, force: true });
@@ -151,7 +145,7 @@ test("runner: session shutdown (killAllVerifications) ends a running command's g
   const cwd = dir();
   try {
     const started = Date.now();
-    const running = runVerification({ command: `sleep 30 & echo $! > "${cwd}/pid"; wait`, cwd, timeoutMs: 60_000 });
+    const run = runVerification({ command: `sleep 30 & echo $! > "${cwd}/pid"; wait`, cwd, timeoutMs: 60_000 });
     const deadline = Date.now() + 3_000;
     while (Date.now() < deadline) {
       try {
@@ -162,13 +156,13 @@ test("runner: session shutdown (killAllVerifications) ends a running command's g
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     killAllVerifications();
-    const ran = await running;
+    const ran = await run;
     assert.ok(Date.now() - started < 3_000);
     assert.equal(ran.exit, null);
     assert.equal(ran.signal, "SIGTERM");
     const pid = Number(readFileSync(join(cwd, "pid"), "utf8"));
     await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.equal(alive(pid), false);
+    assert.equal(running(pid), false);
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }

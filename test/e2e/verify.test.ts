@@ -29,6 +29,7 @@ import {
   withRpc,
 } from "./harness.ts";
 import type { Sandbox, ScriptStep } from "./harness.ts";
+import { running } from "../processes.ts";
 
 const timeout = SCENARIO_TIMEOUT_MS;
 const WORK: ScriptStep = callTools({ name: "bash", args: { command: "echo fixing" } });
@@ -41,15 +42,6 @@ function script(box: Sandbox, name: string, body: string): string {
   return path;
 }
 
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // A zombie (state Z) has exited; only its table entry is left for a parent that may never reap it.
-    return !/^\d+ \(.*\) Z /.test(stat);
-  } catch {
-    return false;
-  }
-}
 
 async function printRun(config: (box: Sandbox) => unknown, steps: ScriptStep[], setup?: (box: Sandbox) => void) {
   const box = sandbox({ script: steps });
@@ -124,7 +116,7 @@ test("a check that hangs past a fractional timeoutMinutes: verify-error, no cont
     assert.equal(records[0]?.reason, "stopped: the verification command did not finish (timed out after 0.02 minutes)");
     for (const name of ["child.pid", "shell.pid"]) {
       const pid = Number(readFileSync(join(box.root, name), "utf8"));
-      assert.equal(alive(pid), false, `${name} ${pid} is gone`);
+      assert.equal(running(pid), false, `${name} ${pid} is gone`);
     }
     checkInvariants(box, { script: steps, taskTexts: ["Alpha task"] });
   } finally {
@@ -173,10 +165,10 @@ test("Escape during the command (RPC abort): the group is killed within a second
     await rpc.send("Do the work");
     await until("the command started", () => existsSync(holder.pidFile) && readFileSync(holder.pidFile, "utf8").trim() !== "");
     const pid = Number(readFileSync(holder.pidFile, "utf8"));
-    assert.equal(alive(pid), true);
+    assert.equal(running(pid), true);
     const started = Date.now();
     await rpc.client.abort();
-    await until("the command was killed", () => !alive(pid), 1000);
+    await until("the command was killed", () => !running(pid), 1000);
     const killedIn = Date.now() - started;
     assert.ok(killedIn < 1000, `killed in ${killedIn} ms`);
     t.diagnostic(`the command's shell was gone ${killedIn} ms after the abort`);
