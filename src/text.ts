@@ -326,14 +326,13 @@ export interface StatusView {
   readonly configExists?: boolean | undefined;
 }
 
-const STOP_KINDS: ReadonlySet<Reason["kind"]> = new Set(["clear", "no-list", "out-of-date", "out-of-reach", "limit", "idle", "outcome", "stuck", "repeat", "verified", "verify-failed", "verify-error"]);
-
 function mode(view: StatusView): string {
   if (view.killSwitch) return `DISABLED (kill switch ${view.killSwitch})`;
   if (view.memory.paused) return "PAUSED";
   if (view.memory.waiting !== undefined) return "waiting";
   if (view.memory.last.kind === "earlier") return "holding (the open tasks are from an earlier message)";
-  if (STOP_KINDS.has(view.memory.last.kind)) return "stopped";
+  // Waits and the earlier-message hold are named above; every other stop reads "stopped".
+  if (stopKind(view.memory.last) !== undefined) return "stopped";
   return "active";
 }
 
