@@ -74,3 +74,23 @@ export function changelogProblems(text: string, version: string): string[] {
 function compare(a: readonly [number, number, number], b: readonly [number, number, number]): number {
   return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 }
+
+/** The released version listed right below `version` (the one a user updates from), if any. */
+export function previousRelease(text: string, version: string): string | undefined {
+  const versions = sections(text)
+    .map((section) => VERSION_HEADING.exec(section.heading))
+    .filter((match) => match !== null)
+    .map((match) => `${match[1]}.${match[2]}.${match[3]}`);
+  const at = versions.indexOf(version);
+  return at < 0 ? undefined : versions[at + 1];
+}
+
+/** The text under `version`'s heading, without blank lines at either end; empty when there is none. */
+export function releaseNotes(text: string, version: string): { heading: string; body: string[] } {
+  const own = sections(text).find((section) => section.heading.startsWith(`## [${version}] - `));
+  if (!own) return { heading: "", body: [] };
+  const body = [...own.body];
+  while (body.length > 0 && body[0]?.trim() === "") body.shift();
+  while (body.length > 0 && body[body.length - 1]?.trim() === "") body.pop();
+  return { heading: own.heading, body };
+}

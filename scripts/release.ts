@@ -4,17 +4,20 @@
  *  1. verdaccio, installed on demand into .release/verdaccio/ (gitignored, not a devDependency; reused
  *     while the installed version matches), serves 127.0.0.1:<free port> from a temporary storage with
  *     no uplinks.
- *  2. The packed tarball (`npm pack`) is published with `npm publish` and a temporary userconfig holding
- *     a dummy `_authToken`.
+ *  2. The previous release, as users have it installed: the commit that made package.json say the
+ *     version listed below this one in CHANGELOG.md (found with `git log -S`) is checked out with
+ *     `git archive`, packed with `npm pack` and published with `npm publish` and a temporary userconfig
+ *     holding a dummy `_authToken`.
  *  3. A new user — own HOME, PI_CODING_AGENT_DIR, XDG_CONFIG_HOME, TMPDIR and cwd; npm pointed at the
  *     local registry by `npm_config_registry` and `NPM_CONFIG_USERCONFIG` — runs README's commands:
- *     `pi install npm:pi-todo-loop`, `pi list`; a scripted session loads the package from pi's settings
- *     (no `-e` for it, no `-ne`) and continues on open tasks; one fresh interactive start in tmux records
- *     the installed version.
- *  4. A patch version x.y.(z+1), made from a copy of the tarball whose CHANGELOG has its own entry, is
- *     published; `pi update --extensions` (online: under PI_OFFLINE it skips and still exits 0, so the
- *     installed package.json is what is checked); the next fresh interactive start shows pi's "Extension
- *     Updates" block with that entry, read from the terminal and printed.
+ *     `pi install npm:pi-todo-loop`, `pi list`, and gets the previous release; a scripted session loads
+ *     the package from pi's settings (no `-e` for it, no `-ne`) and continues on open tasks; one fresh
+ *     interactive start in tmux records the installed version.
+ *  4. This tree, packed the same way, is published as the new version; `pi update --extensions`
+ *     (online: under PI_OFFLINE it skips and still exits 0, so the installed package.json is what is
+ *     checked) brings it; a scripted session shows the new code running (the markers' 0.3 fields); the
+ *     next fresh interactive start shows pi's "Extension Updates" block with this version's CHANGELOG
+ *     entry and not the previous one's, read from the terminal and printed.
  *  5. `pi remove npm:pi-todo-loop`; `pi list` no longer has it and the next run loads nothing of it;
  *     the session of step 3, resumed in tmux, shows its displayed marker as pi's plain custom message
  *     (label and fixed sentence), as README's Uninstall section says.
@@ -30,14 +33,13 @@
  */
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import type { Server } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { changelogProblems } from "./changelog.ts";
+import { changelogProblems, previousRelease, releaseNotes } from "./changelog.ts";
 import {
   checkInvariants,
   createTasks,
@@ -488,7 +490,7 @@ function updatesBlock(screen: string): string[] | undefined {
  * or `resume` opens that session file. Waits until the screen satisfies `ready` and then holds still,
  * returns that screen, and quits with ctrl+d.
  */
-async function interactiveStart(user: User, name: string, ready: (screen: string) => boolean, what: string, resume?: string): Promise<{ screen: string; seconds: number; quit: string }> {
+async function interactiveStart(user: User, name: string, ready: (screen: string) => boolean, what: string, resume?: string, height = 90): Promise<{ screen: string; seconds: number; quit: string }> {
   const sessionDir = join(user.root, `tui-${name}`, "sessions");
   mkdirSync(sessionDir, { recursive: true });
   const started = Date.now();
@@ -497,7 +499,7 @@ async function interactiveStart(user: User, name: string, ready: (screen: string
     cwd: user.cwd,
     env: user.offline,
     width: 140,
-    height: 90,
+    height,
   });
   terminals.add(terminal);
   try {
@@ -518,6 +520,58 @@ async function interactiveStart(user: User, name: string, ready: (screen: string
     terminal.stop();
     terminals.delete(terminal);
   }
+}
+
+/** Text as a terminal shows rendered Markdown: no emphasis or code marks, white space collapsed. */
+function plain(text: string): string {
+  return text.replace(/[*`_]/g, "").replace(/\s+/g, " ").trim();
+}
+
+/** The commit that made package.json say `version`: the previous release as it was made. */
+async function releaseCommit(version: string): Promise<{ commit: string; subject: string }> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? ROOT, GIT_CONFIG_NOSYSTEM: "1" };
+  const shallow = await run("git", ["rev-parse", "--is-shallow-repository"], { cwd: ROOT, env });
+  ensure(shallow.code === 0, "this is not a git checkout: the previous release is packed from its commit", shown(shallow));
+  ensure(shallow.stdout.trim() !== "true", `the clone is shallow, so the commit of ${version} may be missing: run git fetch --unshallow`, shown(shallow));
+  const found = await runOk("git", ["log", "--reverse", "--format=%H %s", `-S"version": "${version}"`, "--", "package.json"], { cwd: ROOT, env });
+  const line = found.stdout.split("\n").find((candidate) => candidate.trim() !== "") ?? "";
+  const commit = line.slice(0, line.indexOf(" "));
+  ensure(/^[0-9a-f]{40}$/.test(commit), `no commit made package.json say "version": "${version}"`, shown(found));
+  const manifest = await runOk("git", ["show", `${commit}:package.json`], { cwd: ROOT, env });
+  const said: unknown = JSON.parse(manifest.stdout);
+  ensure(isRecord(said) && said.version === version, `package.json at ${commit} does not say ${version}`, manifest.stdout);
+  return { commit, subject: line.slice(commit.length + 1) };
+}
+
+interface Published {
+  version: string;
+  files: number;
+  size: number;
+  versions: string[];
+  latest: string;
+  warnings: string;
+}
+
+/** `npm pack` in `dir`, then `npm publish` of that tarball; the registry's latest must be `version` after it. */
+async function publishTree(dir: string, version: string, registry: Registry, publisher: string, env: Record<string, string>): Promise<Published> {
+  const packed = await runOk("npm", ["pack", "--json", "--pack-destination", publisher], { cwd: dir, env });
+  const packedJson: unknown = JSON.parse(packed.stdout.slice(Math.max(0, packed.stdout.indexOf("["))));
+  const first = Array.isArray(packedJson) && isRecord(packedJson[0]) ? packedJson[0] : {};
+  const tarball = typeof first.filename === "string" ? join(publisher, first.filename) : "";
+  ensure(tarball !== "" && existsSync(tarball), `npm pack in ${dir} made no tarball`, shown(packed));
+  ensure(first.version === version, `npm pack in ${dir} made version ${String(first.version)}, not ${version}`, shown(packed));
+  const published = await runOk("npm", ["publish", tarball, "--registry", registry.url], { cwd: publisher, env });
+  const after = await packument(registry, NAME);
+  ensure(after.latest === version, `the registry's latest is ${JSON.stringify(after.latest)}, not ${version}`, `${shown(published)}\n--- registry log ---\n${registry.log}`);
+  const warnings = `${published.stdout}\n${published.stderr}`.split("\n").filter((line) => line.startsWith("npm warn"));
+  return {
+    version,
+    files: Array.isArray(first.files) ? first.files.length : 0,
+    size: typeof first.size === "number" ? first.size : 0,
+    versions: after.versions,
+    latest: after.latest,
+    warnings: warnings.length === 0 ? "none" : warnings.join(" | "),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -553,11 +607,13 @@ async function main(root: string, registryHolder: { registry?: Registry; trap?: 
   const version = typeof manifest.version === "string" ? manifest.version : "";
   const parts = /^(\d+)\.(\d+)\.(\d+)$/.exec(version);
   ensure(parts !== null, `package.json's version ${JSON.stringify(version)} is not x.y.z`);
-  const patch = `${parts?.[1]}.${parts?.[2]}.${Number(parts?.[3]) + 1}`;
   const changelog = readFileSync(join(ROOT, "CHANGELOG.md"), "utf8");
   const problems = changelogProblems(changelog, version);
   ensure(problems.length === 0, `CHANGELOG.md is not ready for ${version}:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
-  done(started, `${NAME}@${version}, patch ${patch}, CHANGELOG has "## [${version}]"`);
+  const previous = previousRelease(changelog, version);
+  ensure(previous !== undefined, `CHANGELOG.md lists no release below ${version} to update from`);
+  const from = await releaseCommit(previous ?? "");
+  done(started, `${NAME}@${version}, CHANGELOG has "## [${version}]"; updating from ${previous}, whose package.json came with ${from.commit.slice(0, 10)} (${from.subject})`);
 
   started = begin("verdaccio");
   const how = await ensureVerdaccio();
@@ -597,19 +653,15 @@ async function main(root: string, registryHolder: { registry?: Registry; trap?: 
       npm_config_audit: "false",
     };
 
-    started = begin(`publish ${version}`);
-    const packed = await runOk("npm", ["pack", "--json", "--pack-destination", publisher], { cwd: ROOT, env: publishEnv });
-    const packedJson: unknown = JSON.parse(packed.stdout.slice(Math.max(0, packed.stdout.indexOf("["))));
-    const first = Array.isArray(packedJson) && isRecord(packedJson[0]) ? packedJson[0] : {};
-    const tarball = typeof first.filename === "string" ? join(publisher, first.filename) : "";
-    ensure(tarball !== "" && existsSync(tarball), "npm pack made no tarball", shown(packed));
-    const fileCount = Array.isArray(first.files) ? first.files.length : 0;
-    const size = typeof first.size === "number" ? first.size : 0;
-    const published = await runOk("npm", ["publish", tarball, "--registry", registry.url], { cwd: publisher, env: publishEnv });
-    const afterFirst = await packument(registry, NAME);
-    ensure(afterFirst.latest === version, `the registry's latest is ${JSON.stringify(afterFirst.latest)}, not ${version}`, `${shown(published)}\n--- registry log ---\n${registry.log}`);
-    const publishWarnings = `${published.stdout}\n${published.stderr}`.split("\n").filter((line) => line.startsWith("npm warn"));
-    done(started, `${NAME}@${version}: ${fileCount} files, ${(size / 1024).toFixed(1)} KiB; registry latest ${afterFirst.latest}; npm warnings: ${publishWarnings.length === 0 ? "none" : publishWarnings.join(" | ")}`);
+    started = begin(`publish ${previous}`);
+    // The previous release exactly as it was committed: its tree, not this one with another version.
+    const oldTree = join(publisher, `tree-${previous}`);
+    mkdirSync(oldTree, { recursive: true });
+    const archive = join(publisher, `tree-${previous}.tar`);
+    await runOk("git", ["archive", "--format=tar", "-o", archive, from.commit], { cwd: ROOT, env: publishEnv });
+    await runOk("tar", ["-xf", archive, "-C", oldTree], { cwd: publisher, env: publishEnv });
+    const old = await publishTree(oldTree, previous ?? "", registry, publisher, publishEnv);
+    done(started, `${NAME}@${old.version} packed from ${from.commit.slice(0, 10)}: ${old.files} files, ${(old.size / 1024).toFixed(1)} KiB; registry latest ${old.latest}; npm warnings: ${old.warnings}`);
 
     const user = newUser(join(root, "user"), registry, trap);
 
@@ -630,10 +682,10 @@ async function main(root: string, registryHolder: { registry?: Registry; trap?: 
     const packages = settings(user).packages;
     ensure(JSON.stringify(packages) === JSON.stringify([`npm:${NAME}`]), `settings.json packages: ${JSON.stringify(packages)}`, shown(install));
     const installedVersion = versionIn(installedDir(user));
-    ensure(installedVersion === version, `installed ${NAME} is ${installedVersion ?? "missing"}, not ${version}`, shown(install));
+    ensure(installedVersion === previous, `installed ${NAME} is ${installedVersion ?? "missing"}, not ${previous}`, shown(install));
     const lock = readFileSync(join(user.agentDir, "npm", "package-lock.json"), "utf8");
-    ensure(lock.includes(`${registry.url}${NAME}/-/${NAME}-${version}.tgz`), "the package was not resolved from the local registry", lock);
-    done(started, `${version} into ${installedDir(user)}, resolved from ${registry.url}; settings.json packages ${JSON.stringify(packages)}`);
+    ensure(lock.includes(`${registry.url}${NAME}/-/${NAME}-${previous}.tgz`), "the package was not resolved from the local registry", lock);
+    done(started, `${previous} into ${installedDir(user)}, resolved from ${registry.url}; settings.json packages ${JSON.stringify(packages)}`);
 
     started = begin(`pi ${LIST.join(" ")}`);
     const list = await piOk(user, LIST);
@@ -658,48 +710,53 @@ async function main(root: string, registryHolder: { registry?: Registry; trap?: 
     const firstStart = await interactiveStart(user, "first", (screen) => screen.includes(`${NAME}:src`) && screen.includes("faux-1"), `[Extensions] with ${NAME}:src and the footer`);
     ensure(!firstStart.screen.includes("Extension Updates"), "pi showed Extension Updates on the first start after a fresh install", firstStart.screen);
     const recordedFirst = recordedVersion(user);
-    ensure(recordedFirst === version, `the first interactive start recorded ${recordedFirst ?? "nothing"}, not ${version}`, `${firstStart.screen}\n--- settings.json ---\n${JSON.stringify(settings(user), null, 2)}`);
+    ensure(recordedFirst === previous, `the first interactive start recorded ${recordedFirst ?? "nothing"}, not ${previous}`, `${firstStart.screen}\n--- settings.json ---\n${JSON.stringify(settings(user), null, 2)}`);
     done(started, `${NAME}:src loaded, ready in ${firstStart.seconds.toFixed(1)} s, no Extension Updates, recorded ${recordedFirst}; ${firstStart.quit}`);
 
-    started = begin(`publish ${patch}`);
-    const nonce = randomBytes(3).toString("hex");
-    const today = new Date().toISOString().slice(0, 10);
-    const entry = `Release check entry ${nonce} for ${patch}.`;
-    const copy = join(publisher, "patch");
-    mkdirSync(copy, { recursive: true });
-    await runOk("tar", ["-xzf", tarball, "-C", copy], { cwd: publisher, env: publishEnv });
-    const copyRoot = join(copy, "package");
-    const copyManifest = { ...readJson(join(copyRoot, "package.json")), version: patch };
-    writeFileSync(join(copyRoot, "package.json"), `${JSON.stringify(copyManifest, null, 2)}\n`);
-    const copyChangelog = readFileSync(join(copyRoot, "CHANGELOG.md"), "utf8");
-    const heading = `## [${version}] - `;
-    const at = copyChangelog.indexOf(`\n${heading}`) + 1;
-    ensure(at > 0, `the packed CHANGELOG.md has no "${heading}…" heading`, copyChangelog);
-    writeFileSync(join(copyRoot, "CHANGELOG.md"), `${copyChangelog.slice(0, at)}## [${patch}] - ${today}\n\n### Fixed\n\n- ${entry}\n\n${copyChangelog.slice(at)}`);
-    ensure(changelogProblems(readFileSync(join(copyRoot, "CHANGELOG.md"), "utf8"), patch).length === 0, "the patch copy's CHANGELOG is not in pi's format", readFileSync(join(copyRoot, "CHANGELOG.md"), "utf8"));
-    const publishedPatch = await runOk("npm", ["publish", "--registry", registry.url], { cwd: copyRoot, env: publishEnv });
-    const afterPatch = await packument(registry, NAME);
-    ensure(afterPatch.latest === patch, `the registry's latest is ${JSON.stringify(afterPatch.latest)}, not ${patch}`, `${shown(publishedPatch)}\n--- registry log ---\n${registry.log}`);
-    done(started, `${NAME}@${patch} with "## [${patch}] - ${today}" / "${entry}"; registry versions ${afterPatch.versions.join(", ")}, latest ${afterPatch.latest}`);
+    started = begin(`publish ${version}`);
+    const current = await publishTree(ROOT, version, registry, publisher, publishEnv);
+    done(started, `${NAME}@${current.version} packed from this tree: ${current.files} files, ${(current.size / 1024).toFixed(1)} KiB; registry versions ${current.versions.join(", ")}, latest ${current.latest}; npm warnings: ${current.warnings}`);
 
     started = begin(`pi ${UPDATE.join(" ")}`);
     const update = await piOk(user, UPDATE);
     const updatedVersion = versionIn(installedDir(user));
-    ensure(updatedVersion === patch, `after pi update --extensions the installed ${NAME} is ${updatedVersion ?? "missing"}, not ${patch}`, shown(update));
+    ensure(updatedVersion === version, `after pi update --extensions the installed ${NAME} is ${updatedVersion ?? "missing"}, not ${version}`, shown(update));
     const updateLine = update.stdout.split("\n").find((line) => line.includes(`npm:${NAME}`) && line.includes("->"))?.trim() ?? "(no update line)";
     done(started, `${updateLine}; ${installedDir(user)}/package.json has ${updatedVersion}`);
 
+    // The update is real when the next session runs the new code: markers of 0.3 carry the
+    // busy-but-stuck counts (`stuck`, `fp`, `repeats`), which no 0.2 marker has.
+    started = begin(`scripted session on ${version}`);
+    const updated = await scriptedRun(user, "updated", script);
+    const updatedEntries = sessionEntries(updated.box);
+    const updatedEvidence = `${shown(updated.ran)}\n--- session ---\n${sessionText(updated.box)}`;
+    const updatedDetails = markers(updatedEntries).map((marker) => (isRecord(marker.details) ? marker.details : {}));
+    ensure(updatedDetails.length === 1 && ["stuck", "fp", "repeats"].every((key) => key in (updatedDetails[0] ?? {})), `expected one marker with stuck, fp and repeats, got ${JSON.stringify(updatedDetails)}`, updatedEvidence);
+    const oldDetails = markers(entries).map((marker) => (isRecord(marker.details) ? marker.details : {}));
+    ensure(!("stuck" in (oldDetails[0] ?? {})), `the ${previous} session's marker already had stuck: ${JSON.stringify(oldDetails)}`, evidence);
+    ensure(JSON.stringify(stopReasons(updatedEntries)) === JSON.stringify(["stopped: list is clear"]), `stop records: ${JSON.stringify(stopReasons(updatedEntries))}`, updatedEvidence);
+    attempt(() => checkInvariants(updated.box, { script, taskTexts: ["Alpha task"] }), updatedEvidence);
+    done(started, `${requests(updated.box).length} model requests, marker details ${JSON.stringify(updatedDetails[0])} (the ${previous} marker: ${JSON.stringify(Object.keys(oldDetails[0] ?? {}))}), stop "stopped: list is clear"`);
+
     started = begin("interactive start 2");
-    const secondStart = await interactiveStart(user, "second", (screen) => screen.includes("Extension Updates") && screen.includes(nonce) && screen.includes("faux-1"), `"Extension Updates" with "${entry}"`);
+    // What pi shows is this version's CHANGELOG entry: its heading and the words it opens with.
+    const notes = releaseNotes(changelog, version);
+    const heading = notes.heading.replace(/^## /, `${NAME} `);
+    const opening = plain(notes.body.find((line) => line.trim() !== "" && !line.startsWith("#")) ?? "").split(" ").slice(0, 6).join(" ");
+    ensure(opening !== "", `the "## [${version}]" entry has no text to look for`, notes.body.join("\n"));
+    // The whole entry is drawn at once: a terminal tall enough to hold it.
+    const height = Math.max(90, notes.body.length * 3 + 60);
+    const secondStart = await interactiveStart(user, "second", (screen) => screen.includes("Extension Updates") && screen.includes("faux-1") && plain(screen).includes(opening), `"Extension Updates" with "${opening}"`, undefined, height);
     const block = updatesBlock(secondStart.screen);
     ensure(block !== undefined, "the Extension Updates block is not whole on the screen (scrolled out or unterminated)", secondStart.screen);
     const blockText = (block ?? []).join("\n");
-    ensure(blockText.includes(`${NAME} [${patch}] - ${today}`) && blockText.includes(entry), `the block lacks "${NAME} [${patch}] - ${today}" or "${entry}"`, secondStart.screen);
-    ensure(!blockText.includes(`[${version}]`), `the block repeats the already seen ${version}`, secondStart.screen);
+    ensure(blockText.includes(heading) && plain(blockText).includes(opening), `the block lacks "${heading}" or "${opening}"`, secondStart.screen);
+    ensure(!blockText.includes(`[${previous}]`), `the block repeats the already seen ${previous}`, secondStart.screen);
     const recordedSecond = recordedVersion(user);
-    ensure(recordedSecond === patch, `the second start recorded ${recordedSecond ?? "nothing"}, not ${patch}`, secondStart.screen);
-    process.stdout.write(`${indent(blockText)}\n`);
-    done(started, `Extension Updates shown (${(block ?? []).length} lines), ready in ${secondStart.seconds.toFixed(1)} s, recorded ${recordedSecond}; ${secondStart.quit}`);
+    ensure(recordedSecond === version, `the second start recorded ${recordedSecond ?? "nothing"}, not ${version}`, secondStart.screen);
+    const shownLines = block ?? [];
+    process.stdout.write(`${indent(shownLines.slice(0, 12).join("\n"))}\n    … (${shownLines.length} lines in all)\n`);
+    done(started, `Extension Updates shown (${shownLines.length} lines, "${heading}", opening "${opening}", no [${previous}]), ${height}-line terminal, ready in ${secondStart.seconds.toFixed(1)} s, recorded ${recordedSecond}; ${secondStart.quit}`);
 
     started = begin(`pi ${REMOVE.join(" ")}`);
     const remove = await piOk(user, REMOVE);
