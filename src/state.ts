@@ -73,8 +73,11 @@ export interface Snapshot {
   readonly previousAnchor: string;
   /** Signature of the list when the anchor's message arrived. */
   readonly anchorSignature: string | undefined;
-  /** What the newest message-like entry (a message or a custom message) was: the anchor's predecessor when it arrives. */
-  readonly previous: PreviousEntry | undefined;
+  /**
+   * Whether the newest message-like entry (a message or a custom message) was a tool result or a marker:
+   * a human message arriving then was sent while the agent worked, and carries the list over.
+   */
+  readonly afterWork: boolean;
   /**
    * The newest list of each source that holds one, oldest first; `list` is the last of them. A source
    * that says it holds no list (plan-mode off) leaves this set, uncovering the list before it.
@@ -91,9 +94,6 @@ export interface Snapshot {
   /** The newest verification continuation's run under the anchor (from its marker's `details.verify`). */
   readonly verify: VerifyMemo | undefined;
 }
-
-/** The kind of message-like entry a human message can follow; only a tool result or a marker carries the list over. */
-export type PreviousEntry = "tool-result" | "marker" | "other";
 
 export const EMPTY_SNAPSHOT: Snapshot = {
   list: undefined,
@@ -121,7 +121,7 @@ export const EMPTY_SNAPSHOT: Snapshot = {
   earlierShown: undefined,
   previousAnchor: "",
   anchorSignature: undefined,
-  previous: undefined,
+  afterWork: false,
   lists: [],
   reply: EMPTY_TRACK,
   stuck: 0,
@@ -254,10 +254,10 @@ const RESULT_TOOL_NAMES: ReadonlySet<string> = new Set(SOURCES.filter((source) =
 function onHumanMessage(state: Mutable<Snapshot>, entry: SessionEntryLike, index: number): void {
   // How the message arrived, before the previous message's state is dropped (SPEC §4.15).
   state.earlierOpen = openCount(state.list) > 0;
-  state.earlierCarried = state.waiting !== undefined || state.previous === "tool-result" || state.previous === "marker";
+  state.earlierCarried = state.waiting !== undefined || state.afterWork;
   state.earlierAdopted = false;
   state.anchorSignature = state.list ? signature(state.list) : undefined;
-  state.previous = "other";
+  state.afterWork = false;
   state.previousAnchor = state.anchor;
   state.anchor = typeof entry.id === "string" && entry.id !== "" ? entry.id : `#${index}`;
   state.anchorTime = timeOf(entry);
@@ -305,7 +305,7 @@ function touched(state: Mutable<Snapshot>): void {
 
 function onToolResult(state: Mutable<Snapshot>, entry: SessionEntryLike, message: UnknownRecord): void {
   state.idle = 0;
-  state.previous = "tool-result";
+  state.afterWork = true;
   if (callsListTool(message, state.list)) touched(state);
   // What the agent saw: the list as this result leaves it (its own list, or the one standing).
   const after = readList(entry) ?? state.list;
@@ -344,7 +344,7 @@ function onMarker(state: Mutable<Snapshot>, entry: SessionEntryLike): void {
   state.waiting = undefined;
   state.announced = [];
   state.hadWork = true;
-  state.previous = "marker";
+  state.afterWork = true;
   touched(state);
   const verify = verifyOf(details, entry.content, state.work);
   if (verify) state.verify = verify;
@@ -398,7 +398,8 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
   const message = messageOf(entry);
   if (message) {
     if (message.role === "user") return onHumanMessage(state, entry, index);
-    if (message.role !== "toolResult") state.previous = "other";
+    // A tool result sets it again below.
+    state.afterWork = false;
     if (message.role === "assistant") {
       const spent = usageOf(message);
       state.tokens += spent.tokens;
@@ -433,7 +434,7 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
     const action = controlAction(entry);
     if (action) return onControl(state, action);
   }
-  if (entry.type === "custom_message") state.previous = "other";
+  if (entry.type === "custom_message") state.afterWork = false;
   const list = readList(entry);
   if (list?.none) return onNoList(state, list);
   if (list) {
