@@ -77,7 +77,7 @@ const TARGETS: readonly Target[] = [
   { file: "src/sources/pi-example-todo.ts", tests: SOURCE_TESTS, group: "core" },
   { file: "src/sources/quangthai-pi-todo.ts", tests: SOURCE_TESTS, group: "core" },
   { file: "src/sources/criogaid-pi-todos.ts", tests: SOURCE_TESTS, group: "core" },
-  { file: "src/config.ts", tests: ["test/config.test.ts"], group: "support" },
+  { file: "src/config.ts", tests: ["test/config.test.ts", "test/verify.test.ts"], group: "support" },
   { file: "src/text.ts", tests: ["test/text.test.ts"], group: "support", excluded: ["StringLiteral"] },
   { file: "src/sanitize.ts", tests: ["test/sanitize.test.ts"], group: "support", skipLines: /^const LINE_BREAK = / },
   { file: "src/verify.ts", tests: ["test/verify.test.ts", "test/verify-state.test.ts"], group: "core" },

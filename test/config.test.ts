@@ -449,3 +449,13 @@ test("parseConfig: every bad shape of maxStuckReplies or maxRepeats is a one-lin
   assert.equal(parseConfig({ maxRepeats: -3 }).config.maxRepeats, 3);
   assert.equal(parseConfig({ maxRepeats: 500 }).config.maxRepeats, 100);
 });
+
+test("parseConfig: notifyCommand takes up to 64 words, and only a single string is told to write a list", () => {
+  const words = (count: number) => Array.from({ length: count }, (_, index) => `w${index}`);
+  assert.deepEqual(parseConfig({ notifyCommand: words(64) }).config.notifyCommand, words(64));
+  assert.equal(parseConfig({ notifyCommand: words(65) }).config.notifyCommand, null);
+  assert.deepEqual(parseConfig({ notifyCommand: "notify-send hi" }).problems, [
+    'notifyCommand must be a list of non-empty strings, the program first (got the string "notify-send hi"), not one string: write ["program", "argument", …]; no command is run',
+  ]);
+  assert.deepEqual(parseConfig({ notifyCommand: ["ok", ""] }).problems, ["notifyCommand must be a list of non-empty strings, the program first (got an array); no command is run"]);
+});
