@@ -411,7 +411,8 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
       if (apply && state.list) {
         const before = state.list;
         setCurrent(state, apply(state.list, replyWithThinking(message)));
-        if (state.list !== before && signature(state.list) !== signature(before)) touched(state);
+        // A source returns the list it was given when the reply closes nothing.
+        if (state.list !== before) touched(state);
       }
       return;
     }
@@ -478,7 +479,6 @@ function setCurrent(state: Mutable<Snapshot>, list: TodoList): void {
  * source holds; another source's current list stays as it is (SPEC 0.3 §9).
  */
 function onNoList(state: Mutable<Snapshot>, none: TodoList): void {
-  if (!state.lists.some((held) => held.source === none.source)) return;
   const current = state.list?.source === none.source;
   state.lists = state.lists.filter((held) => held.source !== none.source);
   if (!current) return;
@@ -516,27 +516,26 @@ export function sessionPaused(entries: readonly unknown[]): boolean {
  */
 export function readSnapshot(branch: readonly unknown[]): Snapshot {
   if (!Array.isArray(branch)) return EMPTY_SNAPSHOT;
-  let start = 0;
   let anchorFound = false;
   let listAt = -1;
   let previousHuman = -1;
-  for (let index = branch.length - 1; index >= 0; index--) {
+  // Back from the leaf, past the anchor, until a lasting list and the previous human message are both
+  // behind. Plan mode's lists are passed: one that says "no list" may uncover an older list of another
+  // source. From the previous human message on, too: how the anchor arrived (a wait it answers) is read
+  // there. A second list or message met before the walk ends marks a place between the two, so the
+  // start stays the older of the first two found.
+  for (let index = branch.length - 1; index >= 0 && (listAt < 0 || previousHuman < 0); index--) {
     const entry = branch[index];
     if (!anchorFound) {
       anchorFound = isHumanMessage(entry);
       continue;
     }
-    if (listAt < 0) {
-      // Plan mode's lists are passed: one that says "no list" may uncover an older list of another source.
-      const list = readList(entry);
-      if (list && !saysNoList(list)) listAt = index;
-    }
-    if (previousHuman < 0 && isHumanMessage(entry)) previousHuman = index;
-    // From the previous human message on, too: how the anchor arrived (a wait it answers) is read there.
-    if (listAt >= 0 && previousHuman >= 0) break;
+    const list = readList(entry);
+    if (list && !saysNoList(list)) listAt = index;
+    if (isHumanMessage(entry)) previousHuman = index;
   }
-  // With no earlier human message, everything before the anchor is read (it is what the anchor follows).
-  if (listAt >= 0 && previousHuman >= 0) start = Math.min(listAt, previousHuman);
+  // The older of the two; with either missing, everything before the anchor (it is what the anchor follows).
+  const start = Math.max(0, Math.min(listAt, previousHuman));
   const state: Mutable<Snapshot> = { ...EMPTY_SNAPSHOT, paused: pausedOn(branch, start) };
   for (let index = start; index < branch.length; index++) fold(state, branch[index], index);
   state.length = branch.length;

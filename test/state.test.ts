@@ -1743,3 +1743,22 @@ test("reader: a full read with no earlier message, or no list before the anchor,
   assert.equal(sessionPaused(branch), true);
   assert.deepEqual(outside, [], "the session's pause reads no position outside it");
 });
+
+test("reader: the first human message, and one right after another, arrive after no work: nothing carried over", () => {
+  assert.equal(earlierOf(chain(user())).earlierCarried, false);
+  assert.equal(earlierOf(chain(rpivState([task({ id: 1 })]), user())).earlierCarried, false);
+  assert.equal(earlierOf(chain(user(), rpivState([task({ id: 1 })]), user("next"), user("again"))).earlierCarried, false);
+  assert.equal(EMPTY_SNAPSHOT.afterWork, false);
+});
+
+test("reader: plan mode switched off with no list on the branch, or with only another source's list, holds no plan", () => {
+  const off = stateEntry("plan-mode", { enabled: false });
+  for (const entries of [chain(user(), off), chain(off, user(), off)]) {
+    for (const snapshot of [readSnapshot(entries), extendSnapshot(EMPTY_SNAPSHOT, entries)]) {
+      assert.equal(snapshot.list, undefined);
+      assert.deepEqual(snapshot.lists, []);
+    }
+  }
+  const rpiv = readSnapshot(chain(user(), rpivState([task({ id: 1, subject: "Kept" })]), off));
+  assert.deepEqual(openTexts(rpiv.list), ["Kept"]);
+});
