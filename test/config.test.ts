@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { agentDir, CEILINGS, configPath, DEFAULT_CONFIG, killSwitch, killSwitchPaths, loadConfig, parseConfig, parseConfigText } from "../src/config.ts";
+import { agentDir, CEILINGS, configPath, DEFAULT_CONFIG, killSwitch, killSwitchPaths, loadConfig, parseConfig, parseConfigText, parseVerify } from "../src/config.ts";
 import type { ConfigResult } from "../src/config.ts";
 
 /** A fresh directory, removed when the test ends. */
@@ -458,4 +458,46 @@ test("parseConfig: notifyCommand takes up to 64 words, and only a single string 
     'notifyCommand must be a list of non-empty strings, the program first (got the string "notify-send hi"), not one string: write ["program", "argument", …]; no command is run',
   ]);
   assert.deepEqual(parseConfig({ notifyCommand: ["ok", ""] }).problems, ["notifyCommand must be a list of non-empty strings, the program first (got an array); no command is run"]);
+});
+
+test("parseConfig: every verify shape gives its entry or leaves it out, with the exact problem naming where it is", () => {
+  const entry = (overrides: Record<string, unknown> = {}) => ({ dir: "*", command: "x", timeoutMinutes: 10, maxRuns: 3, ...overrides });
+  const rows: Array<[unknown, unknown[], string[]]> = [
+    [{ command: "x", timeoutMinutes: 0 }, [entry()], ["verify.timeoutMinutes must be a positive number (got 0); using 10"]],
+    [{ command: "x", timeoutMinutes: "5" }, [entry()], ['verify.timeoutMinutes must be a positive number (got the string "5"); using 10']],
+    [{ command: "x", timeoutMinutes: 0.5 }, [entry({ timeoutMinutes: 0.5 })], []],
+    [{ command: "x", timeoutMinutes: 120 }, [entry({ timeoutMinutes: 120 })], []],
+    [{ command: "x", timeoutMinutes: 121 }, [entry({ timeoutMinutes: 120 })], ["verify.timeoutMinutes 121 is above the ceiling 120; using 120"]],
+    [{ command: "x", maxRuns: 1 }, [entry({ maxRuns: 1 })], []],
+    [{ command: "x", maxRuns: 0.5 }, [entry()], ["verify.maxRuns must be a positive number (got 0.5); using 3"]],
+    [{ command: "x", maxRuns: 2.7 }, [entry({ maxRuns: 2 })], []],
+    [{ command: "x", maxRuns: 20 }, [entry({ maxRuns: 20 })], []],
+    [{ command: "x", maxRuns: 21 }, [entry({ maxRuns: 20 })], ["verify.maxRuns 21 is above the ceiling 20; using 20"]],
+    [5, [], ["verify must be a command string, an object with a command, or a list of those (got 5); no verification"]],
+    [null, [], []],
+    [[], [], []],
+    [["npm test"], [], ['verify[0] must be an object with dir and command (got the string "npm test"); entry ignored']],
+    [[null], [], ["verify[0] must be a command string, an object with a command, or a list of those (got null); no verification"]],
+    [{ command: "x", extra: 1 }, [entry()], ['verify: unknown key "extra" ignored (known: command, timeoutMinutes, maxRuns, dir)']],
+    [{ command: "  " }, [], ['verify.command must be a non-empty string (got the string "  "); no verification']],
+    [{ command: 7 }, [], ["verify.command must be a non-empty string (got 7); no verification"]],
+    [[{ dir: "*", command: "" }], [], ['verify[0].command must be a non-empty string (got the string ""); no verification for this entry']],
+    [{ command: "x", dir: "" }, [], ['verify.dir must be a path or "*" (got the string ""); entry ignored']],
+    [{ command: "x", dir: 5 }, [], ['verify.dir must be a path or "*" (got 5); entry ignored']],
+    [{ command: "x", dir: "~/code" }, [entry({ dir: "~/code" })], []],
+    [[{ command: "x" }], [], ['verify[0].dir is missing (a path prefix, or "*" for any directory); entry ignored']],
+    ["   ", [], ["verify is an empty command; no verification"]],
+  ];
+  for (const [value, verify, problems] of rows) {
+    assert.deepEqual(parseConfig({ verify: value }), { config: { ...DEFAULT_CONFIG, verify }, problems }, JSON.stringify(value));
+  }
+  const projectProblems: string[] = [];
+  assert.deepEqual(parseVerify([{ dir: "*", command: "x" }], projectProblems, false), [], "a project's verify is never a list");
+  assert.deepEqual(projectProblems, ["verify must be a command string or an object with a command (got an array); no verification"]);
+});
+
+test("parseConfig: a limit that is a string or not finite falls back to its default with a problem", () => {
+  assert.deepEqual(parseConfig({ maxRounds: "20" }), { config: DEFAULT_CONFIG, problems: ['maxRounds must be a positive number or null (got the string "20"); using no limit'] });
+  assert.deepEqual(parseConfig({ maxMinutes: Number.POSITIVE_INFINITY }), { config: DEFAULT_CONFIG, problems: ["maxMinutes must be a positive number or null (got Infinity); using no limit"] });
+  assert.deepEqual(parseConfig({ maxStuckReplies: Number.NaN }).config.maxStuckReplies, 5);
 });
