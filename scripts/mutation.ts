@@ -87,8 +87,8 @@ const TARGETS: readonly Target[] = [
   },
   { file: "src/sanitize.ts", tests: ["test/sanitize.test.ts"], group: "support", skipLines: /^const (?:LINE_BREAK|OTHER_BREAKS) = / },
   { file: "src/verify.ts", tests: ["test/verify.test.ts", "test/verify-state.test.ts"], group: "core" },
-  { file: "src/reply.ts", tests: ["test/state.test.ts", "test/property.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
-  { file: "src/progress.ts", tests: ["test/state.test.ts", "test/property.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
+  { file: "src/reply.ts", tests: ["test/fingerprint.test.ts", "test/state.test.ts", "test/property.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
+  { file: "src/progress.ts", tests: ["test/fingerprint.test.ts", "test/state.test.ts", "test/property.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
 ];
 
 /** Adapter files added under src/sources/ later are pinned like the others. */
