@@ -11,11 +11,13 @@
  *  3. A new user — own HOME, PI_CODING_AGENT_DIR, XDG_CONFIG_HOME, TMPDIR and cwd; npm pointed at the
  *     local registry by `npm_config_registry` and `NPM_CONFIG_USERCONFIG` — runs README's commands:
  *     `pi install npm:pi-todo-loop`, `pi list`, and gets the previous release; a scripted session loads
- *     the package from pi's settings (no `-e` for it, no `-ne`) and continues on open tasks; one fresh
- *     interactive start in tmux records the installed version.
+ *     the package from pi's settings (no `-e` for it, no `-ne`) and continues on open tasks; an agent
+ *     that only re-reads its list is continued on every reply; one fresh interactive start in tmux
+ *     records the installed version.
  *  4. This tree, packed the same way, is published as the new version; `pi update --extensions`
  *     (online: under PI_OFFLINE it skips and still exits 0, so the installed package.json is what is
- *     checked) brings it; a scripted session shows the new code running (the markers' 0.3 fields); the
+ *     checked) brings it; a scripted session shows the new code running (the markers' 0.3 fields), and
+ *     the same re-reading agent is stopped at its 6th settle (`stuck`); the
  *     next fresh interactive start shows pi's "Extension Updates" block with this version's CHANGELOG
  *     entry and not the previous one's, read from the terminal and printed.
  *  5. `pi remove npm:pi-todo-loop`; `pi list` no longer has it and the next run loads nothing of it;
@@ -41,6 +43,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { changelogProblems, previousRelease, releaseNotes } from "./changelog.ts";
 import {
+  callTools,
   checkInvariants,
   createTasks,
   MARKER_TYPE,
@@ -454,6 +457,36 @@ async function scriptedRun(user: User, name: string, script: ScriptStep[]): Prom
   return { box, ran };
 }
 
+/**
+ * The agent that is busy but stuck: it plans two tasks, then only re-reads its list, seven times, each
+ * time in other words, before it finishes. The previous release continues every reply (a read resets
+ * its idle count); 0.3's no-progress brake (`maxStuckReplies`, 5 by default) stops the 6th settle.
+ */
+const STUCK_TASKS = ["Alpha task", "Beta task"];
+const STUCK_SCRIPT: ScriptStep[] = [
+  createTasks(...STUCK_TASKS),
+  say("Planned the work."),
+  ...[1, 2, 3, 4, 5, 6, 7].flatMap((n): ScriptStep[] => [{ ...callTools({ name: "todo", args: { action: "list" } }), text: "Looking." }, say(`Checked the list (${n}).`)]),
+  updateTasks([1, 2]),
+  say("Done."),
+];
+/** Where 0.3 stops the script above: the plan's reply and five re-reads, two requests each. */
+const STUCK_REQUESTS = 12;
+const STUCK_REASON = "stopped: 5 replies in a row without progress (no edits, commands, new reads or todo changes), 2 tasks still open; it may need you";
+
+/** The stuck script on the installed version: its requests, marker rounds and stop reasons. */
+async function stuckRun(user: User, name: string): Promise<{ requests: number; rounds: number[]; stops: string[]; evidence: string; box: Sandbox }> {
+  const run = await scriptedRun(user, name, STUCK_SCRIPT);
+  const entries = sessionEntries(run.box);
+  return {
+    requests: requests(run.box).length,
+    rounds: markerDetails(entries).map(({ round }) => round),
+    stops: stopReasons(entries),
+    evidence: `${shown(run.ran)}\n--- session ---\n${sessionText(run.box)}`,
+    box: run.box,
+  };
+}
+
 function sessionText(box: Sandbox): string {
   return readFileSync(sessionFile(box), "utf8");
 }
@@ -706,6 +739,13 @@ async function main(root: string, registryHolder: { registry?: Registry; trap?: 
     const afterPrint = recordedVersion(user);
     done(started, `${requests(session.box).length} model requests, 1 todo-loop:continue marker (round 1, 1 open), stop "stopped: list is clear", todo_loop_block declared; changelog version recorded by the print run: ${afterPrint ?? "none"}`);
 
+    started = begin(`stuck script on ${previous}`);
+    const oldStuck = await stuckRun(user, "stuck-old");
+    ensure(oldStuck.requests === STUCK_SCRIPT.length, `the ${previous} run took ${oldStuck.requests} of ${STUCK_SCRIPT.length} scripted requests`, oldStuck.evidence);
+    ensure(JSON.stringify(oldStuck.rounds) === "[1,2,3,4,5,6,7,8]" && JSON.stringify(oldStuck.stops) === JSON.stringify(["stopped: list is clear"]), `expected markers 1..8 and "stopped: list is clear", got ${JSON.stringify(oldStuck.rounds)} ${JSON.stringify(oldStuck.stops)}`, oldStuck.evidence);
+    attempt(() => checkInvariants(oldStuck.box, { script: STUCK_SCRIPT, taskTexts: STUCK_TASKS }), oldStuck.evidence);
+    done(started, `${oldStuck.requests} model requests, ${oldStuck.rounds.length} markers: every re-read continued, stop "${oldStuck.stops.join(", ")}"`);
+
     started = begin("interactive start 1");
     const firstStart = await interactiveStart(user, "first", (screen) => screen.includes(`${NAME}:src`) && screen.includes("faux-1"), `[Extensions] with ${NAME}:src and the footer`);
     ensure(!firstStart.screen.includes("Extension Updates"), "pi showed Extension Updates on the first start after a fresh install", firstStart.screen);
@@ -737,6 +777,13 @@ async function main(root: string, registryHolder: { registry?: Registry; trap?: 
     ensure(JSON.stringify(stopReasons(updatedEntries)) === JSON.stringify(["stopped: list is clear"]), `stop records: ${JSON.stringify(stopReasons(updatedEntries))}`, updatedEvidence);
     attempt(() => checkInvariants(updated.box, { script, taskTexts: ["Alpha task"] }), updatedEvidence);
     done(started, `${requests(updated.box).length} model requests, marker details ${JSON.stringify(updatedDetails[0])} (the ${previous} marker: ${JSON.stringify(Object.keys(oldDetails[0] ?? {}))}), stop "stopped: list is clear"`);
+
+    started = begin(`stuck script on ${version}`);
+    const newStuck = await stuckRun(user, "stuck-new");
+    ensure(newStuck.requests === STUCK_REQUESTS, `the ${version} run took ${newStuck.requests} scripted requests, not ${STUCK_REQUESTS}`, newStuck.evidence);
+    ensure(JSON.stringify(newStuck.rounds) === "[1,2,3,4,5]" && JSON.stringify(newStuck.stops) === JSON.stringify([STUCK_REASON]), `expected markers 1..5 and the stuck stop, got ${JSON.stringify(newStuck.rounds)} ${JSON.stringify(newStuck.stops)}`, newStuck.evidence);
+    attempt(() => checkInvariants(newStuck.box, { script: STUCK_SCRIPT.slice(0, STUCK_REQUESTS), taskTexts: STUCK_TASKS }), newStuck.evidence);
+    done(started, `${newStuck.requests} model requests, ${newStuck.rounds.length} markers, stop "${newStuck.stops.join(", ")}"`);
 
     started = begin("interactive start 2");
     // What pi shows is this version's CHANGELOG entry: its heading and the words it opens with.
