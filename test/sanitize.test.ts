@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import todoLoop from "../src/index.ts";
 import { describeNotice, sanitize } from "../src/text.ts";
+import { cleanOutputLine, withoutEscapes } from "../src/sanitize.ts";
 import { assistant, blockResult, rpivDetails, settle, task, todoResult, toolResultMessage, toolTurn, user } from "./builders.ts";
 import type { Entry } from "./builders.ts";
 import { createContext, createFakePi, createSession } from "./fake-pi.ts";
@@ -641,4 +642,63 @@ test("sanitize removes an ESC-intermediate (nF) sequence cut short before its fi
   assert.equal(sanitize("a\u001b("), "a", "ESC ( at the end");
   assert.equal(sanitize("a\u001b#"), "a", "ESC # at the end");
   assert.equal(sanitize("a\u001b( \u0000b"), "ab", "ESC ( space, then a control");
+});
+
+// ---- tag sequences at the edges of their ranges, and what removing leaves behind ---------------------
+
+/** A black flag, `letters` as tag characters, and the cancel tag. */
+function tagged(letters: string): string {
+  return `🏴${Array.from(letters, (char) => String.fromCodePoint(0xe0000 + (char.codePointAt(0) ?? 0))).join("")}\u{e007f}`;
+}
+
+test("human text (0.3): an emoji tag sequence holds 2 to 7 tag digits or lower-case tag letters, the edges of both ranges included", () => {
+  for (const letters of ["ab", "abcdefg", "ab0", "z9", "a0z9"]) assert.equal(sanitize(`x ${tagged(letters)} y`), `x ${tagged(letters)} y`, letters);
+  // Just outside each range: '/' before '0', ':' after '9', '`' before 'a', '{' after 'z'; one tag is too few.
+  for (const letters of ["a/", "a:", "`a", "a{", "a"]) assert.equal(sanitize(`x ${tagged(letters)} y`), "x 🏴 y", letters);
+});
+
+test("human text (0.3): a joiner before anything it could follow is removed, even before an emoji; a private-use character is kept", () => {
+  assert.equal(sanitize("\u200d👩"), "👩");
+  assert.equal(sanitize("\u200d👩 ok"), "👩 ok");
+  // Supplementary private use (plane 15): ordinary text, not a mark or a tag, kept at the start too.
+  assert.equal(sanitize("\u{f0000}"), "\u{f0000}");
+  assert.equal(sanitize("\u{f0000}x"), "\u{f0000}x");
+});
+
+test("human text (0.3): a non-joiner between an Arabic letter and an Arabic digit (not a letter) is removed", () => {
+  assert.equal(sanitize("ب\u200c٣"), "ب٣");
+  assert.equal(sanitize("٣\u200cب"), "٣ب");
+});
+
+test("sanitize collapses the spaces a removed joiner leaves side by side", () => {
+  assert.equal(sanitize("a \u200d b"), "a b");
+  assert.equal(sanitize("a \u200c\u200d b"), "a b");
+});
+
+// ---- withoutEscapes and cleanOutputLine -------------------------------------------------------------------
+
+test("withoutEscapes removes whole escape sequences and nothing else (controls, invisible characters and line breaks stay)", () => {
+  assert.equal(withoutEscapes("\u001b[2Jhi\u001b]0;title\u0007 there"), "hi there");
+  assert.equal(withoutEscapes("a\u0000b\u200bc\nd"), "a\u0000b\u200bc\nd");
+  assert.equal(withoutEscapes("plain"), "plain");
+});
+
+test("cleanOutputLine: colours and controls go, a tab is four spaces, trailing spaces go, leading and inner spaces stay", () => {
+  assert.equal(cleanOutputLine("\u001b[31mred\u001b[0m\tdone  "), "red    done");
+  assert.equal(cleanOutputLine("  two  spaces"), "  two  spaces");
+  assert.equal(cleanOutputLine("a\u0007b\u200bc\u202ed"), "abcd");
+  assert.equal(cleanOutputLine("a\u000bb\u000cc\u2028d\u2029e\u0085f"), "a b c d e f");
+  assert.equal(cleanOutputLine("lone \ud800 high"), "lone  high");
+  assert.equal(cleanOutputLine("💻 می\u200cخواهم"), "💻 می\u200cخواهم", "human text is kept as sanitize keeps it");
+  assert.equal(cleanOutputLine("\u200dx"), "x");
+});
+
+test("cleanOutputLine: a line redrawn with carriage returns keeps its last version that is not empty", () => {
+  assert.equal(cleanOutputLine("10%\r50%\r100%"), "100%");
+  assert.equal(cleanOutputLine("10%\r50%\r100%\r"), "100%", "a trailing CR draws nothing");
+  assert.equal(cleanOutputLine("done\r"), "done", "the first version when the rest are empty");
+  assert.equal(cleanOutputLine("only"), "only");
+  assert.equal(cleanOutputLine("\r\r"), "");
+  assert.equal(cleanOutputLine(""), "");
+  assert.equal(cleanOutputLine("a\u001b[2K\rb"), "b", "a clear-line sequence before the CR goes too");
 });

@@ -1465,7 +1465,7 @@ test("reply: the block tool and pi's read, grep, find and ls only read", () => {
   }
 });
 
-test("reply: every adapter declares its tool's read-only calls (list/get, TaskList/TaskGet, todo_read); writes stay progress", () => {
+test("reply: every adapter declares its tool's read-only calls (list/get, TaskList/TaskGet, todo_read); writes, and another tool's action of the same name, stay progress", () => {
   const reads: readonly [string, unknown][] = [
     ["todo", { action: "list" }],
     ["todo", { action: "get", id: 1 }],
@@ -1481,6 +1481,7 @@ test("reply: every adapter declares its tool's read-only calls (list/get, TaskLi
     ["todo", { action: "add", texts: ["x"] }],
     ["todo", { todos: [] }],
     ["todo", undefined],
+    ["notes", { action: "list" }],
     ["TaskUpdate", { taskId: "1" }],
     ["TaskCreate", {}],
     ["todo_write", { todos: [] }],

@@ -8,7 +8,7 @@ import { DEFAULT_CONFIG } from "../src/config.ts";
 import type { Limits } from "../src/config.ts";
 import { freshMemory } from "../src/loop.ts";
 import type { ListState, Memory, Reason } from "../src/loop.ts";
-import { describeNotice, describeReason, footerText, nudgeText, statusText } from "../src/text.ts";
+import { describeNotice, describeReason, footerText, nudgeText, rereadNudgeText, secondsText, statusText, stopHeadline, stopLead, verifyingFooter } from "../src/text.ts";
 import type { StatusView } from "../src/text.ts";
 
 const LIST: ListState = { kind: "list", open: 2, total: 5, signature: "s", source: "rpiv-todo", tool: "todo" };
@@ -542,3 +542,53 @@ import { sanitize } from "../src/text.ts";
 function sanitizeReason(raw: string): string {
   return sanitize(raw, 500);
 }
+
+// ---- small forms: seconds, sentences, headlines, the verifying footer ------------------------------------
+
+test("secondsText: whole seconds under a minute, then minutes with the seconds left (none when even)", () => {
+  const cases: Array<[number, string]> = [[0, "0 s"], [-5, "0 s"], [41.4, "41 s"], [59.4, "59 s"], [59.6, "1 min"], [60, "1 min"], [61, "1 min 1 s"], [125, "2 min 5 s"], [600, "10 min"], [3599, "59 min 59 s"]];
+  for (const [seconds, text] of cases) assert.equal(secondsText(seconds), text, String(seconds));
+});
+
+test("asSentence: a trailing comma, colon, semicolon or space gives way to one full stop; a text that ends a sentence gets none", () => {
+  assert.equal(asSentence("done,,"), "done.");
+  assert.equal(asSentence("done ;: "), "done.");
+  assert.equal(asSentence(",;: "), "");
+  assert.equal(asSentence(""), "");
+  assert.equal(asSentence("Ready?"), "Ready?");
+  assert.equal(asSentence('He said "go."'), 'He said "go."');
+  assert.equal(asSentence("a. b"), "a. b.", "a stop inside the text does not end it");
+});
+
+test("stopLead and stopHeadline: a wait leads with 'waiting for you:'; task counts of any size and 'it may need you' leave the headline", () => {
+  assert.equal(stopLead({ kind: "waiting", reason: "x", asked: true }), "waiting for you:");
+  assert.equal(stopLead({ kind: "idle", replies: 3, open: 1 }), "stopped:");
+  assert.equal(stopHeadline({ kind: "idle", replies: 3, open: 12 }), "stopped: the agent stopped 3 times in a row without doing anything");
+  assert.equal(stopHeadline({ kind: "repeat", replies: 3, open: 1 }), "stopped: the agent gave the same reply 3 times in a row");
+});
+
+test("verify-error of a project command that was not run: each reason keeps the stop's own words and says why", () => {
+  for (const why of ["unapproved", "changed", "hidden-characters", "untrusted"] as const) {
+    const text = describeReason({ kind: "verify-error", command: "npm test", why, detail: "", base: "clear" });
+    assert.match(text, /^stopped: list is clear · not verified: /, why);
+  }
+});
+
+test("verifyingFooter names the command; rereadNudgeText asks to read the list with the tool first", () => {
+  assert.equal(verifyingFooter("npm test"), "todo loop: verifying · npm test");
+  assert.equal(verifyingFooter("\u001b[31m"), "todo loop: verifying · the verification command");
+  const text = rereadNudgeText("todo");
+  assert.match(text, /^Continue with the open tasks on your todo list\. /);
+  assert.match(text, /first use the todo tool to read the list, then update each task as you finish it\./);
+  assert.match(text, /The user's latest instruction outranks this reminder\.$/);
+  assert.match(rereadNudgeText("todo_write"), /first use the todo_read and todo_write tools to read the list/);
+});
+
+test("status report: the earlier-message hold, brakes turned off and a fractional minute limit", () => {
+  const held = statusText(view({ memory: memory({ last: { kind: "earlier", open: 2, list: "abc" } }) })).split("\n");
+  assert.equal(held[0], "todo loop: holding (the open tasks are from an earlier message)");
+  const off = statusText(view({ limits: { ...DEFAULT_CONFIG, maxStuckReplies: null, maxRepeats: null, maxMinutes: 2.5 } })).split("\n");
+  assert.ok(off.some((line) => /^replies without progress: \d+ \(no limit\)$/.test(line)), off.join("\n"));
+  assert.ok(off.some((line) => /^the same reply in a row: \d+ \(no limit\)$/.test(line)), off.join("\n"));
+  assert.ok(off.some((line) => line.includes("limit 2.5 min")), off.join("\n"));
+});
