@@ -32,6 +32,7 @@ test("fingerprint: a call's part is its name, canonical arguments and outcome; a
   assert.equal(callPart("bash", {}, true), "call\u0000bash\u0000{}\u0000error");
   assert.equal(textPart(["Still  working.", "\nDone\t"]), "text\u0000Still working. Done");
   assert.equal(textPart([]), "text\u0000");
+  assert.equal(textPart(["a", "b"]), "text\u0000a b", "blocks are joined by a space");
 });
 
 test("canonicalJson: null, booleans and undefined have one form; keys holding undefined are left out; a shared object is written each time", () => {
@@ -52,6 +53,11 @@ test("canonicalJson: nesting is followed 64 levels deep, the 65th is a placehold
   assert.ok(canonicalJson(nest(64)).includes('"leaf"'));
   assert.ok(!canonicalJson(nest(64)).includes("<…>"));
   assert.ok(canonicalJson(nest(65)).includes('"<…>"'));
+  // Objects count their levels the same way.
+  let record: unknown = "leaf";
+  for (let index = 0; index < 65; index++) record = { k: record };
+  assert.ok(canonicalJson(record).includes('"<…>"'));
+  assert.ok(!canonicalJson(record).includes('"leaf"'));
 });
 
 test("reply: a new message starts from the empty track", () => {

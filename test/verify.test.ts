@@ -410,3 +410,16 @@ test("chooseVerify: the user's entry becomes the command with its own timeout an
     spec: { command: "pytest -q", timeoutMinutes: 3, maxRuns: 7, source: "user" },
   });
 });
+
+test("config verify: a blank dir is a problem, an unknown key is named by its first 40 characters, and a list reads its first 100 entries", () => {
+  const blank = parseConfig({ verify: [{ dir: "   ", command: "npm test" }] });
+  assert.deepEqual(blank.config.verify, []);
+  assert.equal(blank.problems.length, 1);
+  assert.match(blank.problems[0] ?? "", /^verify\[0\]\.dir must be a path or "\*"/);
+  const long = "k".repeat(50);
+  const unknown = parseConfig({ verify: { command: "npm test", [long]: 1 } });
+  assert.deepEqual(unknown.problems, [`verify: unknown key "${"k".repeat(40)}" ignored (known: command, timeoutMinutes, maxRuns, dir)`]);
+  const many = parseConfig({ verify: Array.from({ length: 120 }, (_, index) => ({ dir: `/d${index}`, command: `c${index}` })) });
+  assert.equal(many.config.verify.length, 100);
+  assert.equal(many.config.verify.at(-1)?.command, "c99");
+});
