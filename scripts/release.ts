@@ -459,7 +459,7 @@ async function scriptedRun(user: User, name: string, script: ScriptStep[]): Prom
 
 /**
  * The agent that is busy but stuck: it plans two tasks, then only re-reads its list, seven times, each
- * time in other words, before it finishes. The previous release continues every reply (a read resets
+ * time in other words, before it finishes. A release before 0.3 continues every reply (a read resets
  * its idle count); 0.3's no-progress brake (`maxStuckReplies`, 5 by default) stops the 6th settle.
  */
 const STUCK_TASKS = ["Alpha task", "Beta task"];
@@ -473,6 +473,12 @@ const STUCK_SCRIPT: ScriptStep[] = [
 /** Where 0.3 stops the script above: the plan's reply and five re-reads, two requests each. */
 const STUCK_REQUESTS = 12;
 const STUCK_REASON = "stopped: 5 replies in a row without progress (no edits, commands, new reads or todo changes), 2 tasks still open; it may need you";
+
+/** Whether a release has the no-progress brake (0.3.0 and later): a previous release before it continues the stuck script to its end. */
+function hasStuckBrake(release: string): boolean {
+  const [major = 0, minor = 0] = release.split(".").map(Number);
+  return major > 0 || minor >= 3;
+}
 
 /** The stuck script on the installed version: its requests, marker rounds and stop reasons. */
 async function stuckRun(user: User, name: string): Promise<{ requests: number; rounds: number[]; stops: string[]; evidence: string; box: Sandbox }> {
@@ -741,10 +747,14 @@ async function main(root: string, registryHolder: { registry?: Registry; trap?: 
 
     started = begin(`stuck script on ${previous}`);
     const oldStuck = await stuckRun(user, "stuck-old");
-    ensure(oldStuck.requests === STUCK_SCRIPT.length, `the ${previous} run took ${oldStuck.requests} of ${STUCK_SCRIPT.length} scripted requests`, oldStuck.evidence);
-    ensure(JSON.stringify(oldStuck.rounds) === "[1,2,3,4,5,6,7,8]" && JSON.stringify(oldStuck.stops) === JSON.stringify(["stopped: list is clear"]), `expected markers 1..8 and "stopped: list is clear", got ${JSON.stringify(oldStuck.rounds)} ${JSON.stringify(oldStuck.stops)}`, oldStuck.evidence);
-    attempt(() => checkInvariants(oldStuck.box, { script: STUCK_SCRIPT, taskTexts: STUCK_TASKS }), oldStuck.evidence);
-    done(started, `${oldStuck.requests} model requests, ${oldStuck.rounds.length} markers: every re-read continued, stop "${oldStuck.stops.join(", ")}"`);
+    if (hasStuckBrake(previous ?? "")) {
+      ensure(oldStuck.requests === STUCK_REQUESTS && JSON.stringify(oldStuck.stops) === JSON.stringify([STUCK_REASON]), `expected the ${previous} run to stop as stuck after ${STUCK_REQUESTS} requests, got ${oldStuck.requests} ${JSON.stringify(oldStuck.stops)}`, oldStuck.evidence);
+    } else {
+      ensure(oldStuck.requests === STUCK_SCRIPT.length, `the ${previous} run took ${oldStuck.requests} of ${STUCK_SCRIPT.length} scripted requests`, oldStuck.evidence);
+      ensure(JSON.stringify(oldStuck.rounds) === "[1,2,3,4,5,6,7,8]" && JSON.stringify(oldStuck.stops) === JSON.stringify(["stopped: list is clear"]), `expected markers 1..8 and "stopped: list is clear", got ${JSON.stringify(oldStuck.rounds)} ${JSON.stringify(oldStuck.stops)}`, oldStuck.evidence);
+      attempt(() => checkInvariants(oldStuck.box, { script: STUCK_SCRIPT, taskTexts: STUCK_TASKS }), oldStuck.evidence);
+    }
+    done(started, `${oldStuck.requests} model requests, ${oldStuck.rounds.length} markers${hasStuckBrake(previous ?? "") ? "" : ": every re-read continued"}, stop "${oldStuck.stops.join(", ")}"`);
 
     started = begin("interactive start 1");
     const firstStart = await interactiveStart(user, "first", (screen) => screen.includes(`${NAME}:src`) && screen.includes("faux-1"), `[Extensions] with ${NAME}:src and the footer`);
