@@ -5,7 +5,7 @@
  * truecolor (`;` and `:` forms), bold, dim, italic, underline, strikethrough, inverse and hidden; every
  * other escape sequence and control character is dropped. Text is XML-escaped. No dependencies.
  */
-import { columns, fit } from "../src/render.ts";
+import { columns, fit } from "../src/host/render.ts";
 
 /** A palette index (0–255) or a `#rrggbb` colour. */
 export type Colour = number | string;

@@ -38,9 +38,9 @@ import type {
   ToolDefinitionLike,
   TurnEndEventLike,
   TurnEndResultLike,
-} from "../src/pi.ts";
-import { nudgeText } from "../src/text.ts";
-import { askedQuestion } from "../src/question.ts";
+} from "../src/core/pi-shapes.ts";
+import { nudgeText } from "../src/core/text.ts";
+import { askedQuestion } from "../src/core/question.ts";
 
 const SIZES = [1_000, 10_000, 100_000];
 /** The size of the session whose work turns call many tools at once. */

@@ -11,11 +11,11 @@
  *   (TypeScript 7 has no JS API) and the tsconfig rewriting step is pointed at a file that does not
  *   exist. Only src/, test/ (without the end-to-end and terminal suites), package.json and tsconfig.json
  *   are copied into the sandbox.
- * - String-literal mutants of src/text.ts are excluded: its English is pinned by test/text.test.ts.
+ * - String-literal mutants of src/core/text.ts are excluded: its English is pinned by test/text.test.ts.
  * - Runs one file at a time with concurrency 1. Takes tens of minutes for every file; not part of CI.
  *
  *   npm run test:mutation                          every file
- *   npm run test:mutation -- src/loop.ts src/text.ts   only the named files
+ *   npm run test:mutation -- src/loop.ts src/core/text.ts   only the named files
  *   npm run test:mutation -- --survivors ...       also list each surviving mutant
  *   npm run test:mutation -- --tests=test/a.test.ts,test/b.test.ts src/x.ts   other test files for the run
  *
@@ -68,7 +68,7 @@ const TARGETS: readonly Target[] = [
     group: "core",
     skipTests: ADAPTER_PROPERTIES,
   },
-  { file: "src/question.ts", tests: ["test/question.test.ts"], group: "core" },
+  { file: "src/core/question.ts", tests: ["test/question.test.ts"], group: "core" },
   { file: "src/state.ts", tests: ["test/state.test.ts", "test/property.test.ts", "test/verify-state.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
   { file: "src/sources/types.ts", tests: SOURCE_TESTS, group: "core" },
   { file: "src/sources/index.ts", tests: SOURCE_TESTS, group: "core" },
@@ -79,16 +79,16 @@ const TARGETS: readonly Target[] = [
   { file: "src/sources/criogaid-pi-todos.ts", tests: SOURCE_TESTS, group: "core" },
   { file: "src/config.ts", tests: ["test/config.test.ts", "test/verify.test.ts"], group: "support" },
   {
-    file: "src/text.ts",
+    file: "src/core/text.ts",
     // The sentences of verification, reaching a person and the transcript are pinned where they are used.
     tests: ["test/text.test.ts", "test/verify.test.ts", "test/verify-state.test.ts", "test/reach.test.ts", "test/render.test.ts"],
     group: "support",
     excluded: ["StringLiteral"],
   },
-  { file: "src/sanitize.ts", tests: ["test/sanitize.test.ts"], group: "support", skipLines: /^const (?:LINE_BREAK|OTHER_BREAKS) = / },
-  { file: "src/verify.ts", tests: ["test/verify.test.ts", "test/verify-state.test.ts"], group: "core" },
-  { file: "src/reply.ts", tests: ["test/fingerprint.test.ts", "test/state.test.ts", "test/property.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
-  { file: "src/progress.ts", tests: ["test/fingerprint.test.ts", "test/state.test.ts", "test/property.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
+  { file: "src/core/sanitize.ts", tests: ["test/sanitize.test.ts"], group: "support", skipLines: /^const (?:LINE_BREAK|OTHER_BREAKS) = / },
+  { file: "src/core/verify.ts", tests: ["test/verify.test.ts", "test/verify-state.test.ts"], group: "core" },
+  { file: "src/core/reply.ts", tests: ["test/fingerprint.test.ts", "test/state.test.ts", "test/property.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
+  { file: "src/core/fingerprint.ts", tests: ["test/fingerprint.test.ts", "test/state.test.ts", "test/property.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
 ];
 
 /** Adapter files added under src/sources/ later are pinned like the others. */

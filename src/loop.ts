@@ -7,8 +7,8 @@
  */
 import type { Limits } from "./config.ts";
 import type { CallKind, SourceId } from "./sources/index.ts";
-import type { TurnOutcome } from "./pi.ts";
-import type { ReplyFacts } from "./reply.ts";
+import type { TurnOutcome } from "./core/pi-shapes.ts";
+import type { ReplyFacts } from "./core/reply.ts";
 
 export type NoListWhy = "no-tool" | "unused" | "unreadable" | "emptied";
 /** Why the list is out of date: a change made through a codemode script, or one in a shape not read. */

@@ -8,7 +8,7 @@
  * list state at or before the anchor and folds forward from there; an incremental read folds just the
  * entries appended since the last read. Never throws on any input.
  */
-import type { SessionEntryLike, SessionManagerLike } from "./pi.ts";
+import type { SessionEntryLike, SessionManagerLike } from "./core/pi-shapes.ts";
 import { SOURCES, sourceOf, TODO_TOOL_NAMES } from "./sources/index.ts";
 import type { TodoList } from "./sources/index.ts";
 import type { ListState, StaleWhy, VerifyMemo, Wait } from "./loop.ts";
@@ -16,8 +16,8 @@ import { stopKey, WAIT_KEYS } from "./loop.ts";
 import type { StopKind } from "./loop.ts";
 import { isRecord } from "./sources/types.ts";
 import type { UnknownRecord } from "./sources/types.ts";
-import { EMPTY_TRACK, trackAssistant, trackHumanMessage, trackResult } from "./reply.ts";
-import type { ReplyTrack } from "./reply.ts";
+import { EMPTY_TRACK, trackAssistant, trackHumanMessage, trackResult } from "./core/reply.ts";
+import type { ReplyTrack } from "./core/reply.ts";
 
 export const MARKER_TYPE = "todo-loop:continue";
 export const STOP_TYPE = "todo-loop:stop";

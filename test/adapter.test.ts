@@ -10,9 +10,9 @@ import assert from "node:assert/strict";
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import todoLoop from "../src/index.ts";
-import type { ContextLike, ModeLike, ToolResultValue, TurnEndEventLike, TurnEndResultLike } from "../src/pi.ts";
-import { nudgeText } from "../src/text.ts";
-import { callPart, foldFingerprint, textPart } from "../src/progress.ts";
+import type { ContextLike, ModeLike, ToolResultValue, TurnEndEventLike, TurnEndResultLike } from "../src/core/pi-shapes.ts";
+import { nudgeText } from "../src/core/text.ts";
+import { callPart, foldFingerprint, textPart } from "../src/core/fingerprint.ts";
 import {
   assistant,
   assistantCalls,
@@ -1512,8 +1512,8 @@ test("no todo tool: a registered but inactive todo tool counts as installed (no 
 
 // ---- 0.3: the footer and the pause follow the session; a kept continue; minutes to now --------------
 
-import { rereadNudgeText } from "../src/text.ts";
-import { minutesSince } from "../src/command.ts";
+import { rereadNudgeText } from "../src/core/text.ts";
+import { minutesSince } from "../src/host/command.ts";
 import { control, nestedCallsResult, user as human } from "./builders.ts";
 
 test("footer: session_tree (after /tree) recomputes the footer: a branch with no list clears it, a branch with the list shows it again", async () => {

@@ -30,7 +30,7 @@ import type {
   TurnEndEventLike,
   TurnEndResultLike,
   UiLike,
-} from "../src/pi.ts";
+} from "../src/core/pi-shapes.ts";
 import type { Entry } from "./builders.ts";
 
 export type TurnEndHandler = (event: TurnEndEventLike, ctx: ContextLike) => Promise<TurnEndResultLike | undefined>;

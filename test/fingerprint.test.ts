@@ -5,9 +5,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { callPart, canonicalJson, foldFingerprint, hashText, readKey, textPart } from "../src/progress.ts";
-import { EMPTY_TRACK, MAX_READ_KEYS, trackAssistant, trackHumanMessage, trackResult } from "../src/reply.ts";
-import type { ReplyTrack } from "../src/reply.ts";
+import { callPart, canonicalJson, foldFingerprint, hashText, readKey, textPart } from "../src/core/fingerprint.ts";
+import { EMPTY_TRACK, MAX_READ_KEYS, trackAssistant, trackHumanMessage, trackResult } from "../src/core/reply.ts";
+import type { ReplyTrack } from "../src/core/reply.ts";
 
 type Message = { readonly [key: string]: unknown };
 

@@ -199,7 +199,7 @@ const NONCHARACTERS: CodeRange[] = [[0xfdd0, 0xfdef], ...Array.from({ length: 17
 
 /**
  * Every class of character sanitize() removes (SPEC §10), by code point. `lineBreak` becomes a space;
- * U+FE0E / U+FE0F stay right after an emoji (src/sanitize.ts says why).
+ * U+FE0E / U+FE0F stay right after an emoji (src/core/sanitize.ts says why).
  */
 export const REMOVED_CLASSES = {
   c0: [[0x00, 0x08], [0x0e, 0x1f]],
@@ -243,7 +243,7 @@ export function removedClassOf(code: number): RemovedClass | undefined {
 
 const LETTER = /^\p{L}$/u;
 const MARK = /^\p{M}$/u;
-/** Viramas of the main Indic scripts, written out here apart from src/sanitize.ts. */
+/** Viramas of the main Indic scripts, written out here apart from src/core/sanitize.ts. */
 const VIRAMAS = new Set([0x094d, 0x09cd, 0x0a4d, 0x0acd, 0x0b4d, 0x0bcd, 0x0c4d, 0x0ccd, 0x0d4d, 0x0dca, 0x1039, 0x17d2]);
 const JOINING = [/^\p{Script=Arabic}$/u, /^\p{Script=Syriac}$/u, /^\p{Script=Nko}$/u, /^\p{Script=Mongolian}$/u];
 const isTag = (code: number): boolean => code >= 0xe0000 && code <= 0xe007f;

@@ -9,8 +9,8 @@ import { DEFAULT_CONFIG } from "../src/config.ts";
 import type { Limits } from "../src/config.ts";
 import { align, applyBlock, applyCommand, COMMANDS, countReply, decide, freshMemory, holdsEarlier, honourKept, limitReached, listKey, NO_EARLIER, parseCommand, settle, stopKind, toolReachable } from "../src/loop.ts";
 import type { BranchFacts, CommandFacts, DecideInput, Decision, ListState, Memory, Notice, Reason, ToolFacts, TurnFacts } from "../src/loop.ts";
-import { describeReason } from "../src/text.ts";
-import type { ReplyFacts } from "../src/reply.ts";
+import { describeReason } from "../src/core/text.ts";
+import type { ReplyFacts } from "../src/core/reply.ts";
 
 const ANCHOR = "u1";
 const LIST: ListState = { kind: "list", open: 2, total: 3, signature: "sig-a", source: "rpiv-todo", tool: "todo" };

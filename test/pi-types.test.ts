@@ -1,6 +1,6 @@
 /**
  * Drift check: pi's real extension types (`@earendil-works/pi-coding-agent`, type-only imports, nothing
- * loaded at runtime) still fit the structural shapes of src/pi.ts. The checks are types, so
+ * loaded at runtime) still fit the structural shapes of src/core/pi-shapes.ts. The checks are types, so
  * `npx tsc --noEmit` fails when pi's types drift; the test below only reports them.
  *
  * pi's `on` has one overload per event, so `ExtensionAPI` is not assignable to `PiLike` as a whole:
@@ -59,7 +59,7 @@ import type {
   ToolResultValue,
   TurnEndEventLike,
   UiLike,
-} from "../src/pi.ts";
+} from "../src/core/pi-shapes.ts";
 
 /** true when every `From` is a `To`. */
 type Fits<From, To> = [From] extends [To] ? true : false;
@@ -180,7 +180,7 @@ export function wire(
   api.sendMessage({ customType: "todo-loop:continue", content: "Continue.", display: true, details: { v: 1 } }, { triggerTurn: true });
 }
 
-test("pi's real ExtensionAPI, contexts and events fit the structural shapes in src/pi.ts (checked by tsc)", () => {
+test("pi's real ExtensionAPI, contexts and events fit the structural shapes in src/core/pi-shapes.ts (checked by tsc)", () => {
   for (const [piece, fits] of Object.entries(checks)) assert.equal(fits, true, piece);
   assert.equal(Object.keys(checks).length, 52);
 });

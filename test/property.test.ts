@@ -36,11 +36,11 @@ import type {
 } from "../src/loop.ts";
 import type { Limits } from "../src/config.ts";
 import type { CallKind, SourceId } from "../src/sources/index.ts";
-import type { ReplyFacts } from "../src/reply.ts";
+import type { ReplyFacts } from "../src/core/reply.ts";
 import { createBranchReader, readSnapshot } from "../src/state.ts";
 import type { BranchChange, Snapshot } from "../src/state.ts";
-import type { ModeLike, TurnOutcome } from "../src/pi.ts";
-import { describeReason } from "../src/text.ts";
+import type { ModeLike, TurnOutcome } from "../src/core/pi-shapes.ts";
+import { describeReason } from "../src/core/text.ts";
 import { createContext, createFakePi, createSession } from "./fake-pi.ts";
 import type { AgentSettledHandler, ContextHandler, FakePi, SessionStartHandler, TurnEndHandler } from "./fake-pi.ts";
 import { anyEntry, entryOf, forAll, forAllAsync, hostileText, junk, random, text } from "./gen.ts";

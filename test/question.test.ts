@@ -4,8 +4,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { askedQuestion, replyText } from "../src/question.ts";
-import { sanitize } from "../src/sanitize.ts";
+import { askedQuestion, replyText } from "../src/core/question.ts";
+import { sanitize } from "../src/core/sanitize.ts";
 import { forAll } from "./gen.ts";
 import type { Random } from "./gen.ts";
 

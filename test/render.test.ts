@@ -1,15 +1,15 @@
 /**
  * The transcript lines (SPEC §7): one dim line per continuation marker, one line per stop record, drawn
- * by the renderers src/render.ts registers — from whatever the session file holds (current, 0.1 and
+ * by the renderers src/host/render.ts registers — from whatever the session file holds (current, 0.1 and
  * hand-edited entries), within the width pi gives, and never the nudge's text.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { visibleWidth } from "@earendil-works/pi-tui";
 import todoLoop from "../src/index.ts";
-import type { ComponentLike, RenderedEntryLike, RenderedMessageLike, ThemeColorLike, ThemeLike } from "../src/pi.ts";
-import { columns, fit, registerRenderers } from "../src/render.ts";
-import { nudgeText } from "../src/text.ts";
+import type { ComponentLike, RenderedEntryLike, RenderedMessageLike, ThemeColorLike, ThemeLike } from "../src/core/pi-shapes.ts";
+import { columns, fit, registerRenderers } from "../src/host/render.ts";
+import { nudgeText } from "../src/core/text.ts";
 import { createFakePi } from "./fake-pi.ts";
 import type { FakePi } from "./fake-pi.ts";
 import { HOSTILE } from "./gen.ts";

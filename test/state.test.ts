@@ -20,8 +20,8 @@ import {
 } from "../src/state.ts";
 import type { Snapshot } from "../src/state.ts";
 import type { SourceId, TodoList } from "../src/sources/index.ts";
-import { MAX_READ_KEYS, readsOnly } from "../src/reply.ts";
-import { canonicalJson, hashText } from "../src/progress.ts";
+import { MAX_READ_KEYS, readsOnly } from "../src/core/reply.ts";
+import { canonicalJson, hashText } from "../src/core/fingerprint.ts";
 import {
   assistant,
   assistantCalls,
@@ -877,7 +877,7 @@ test("out of date: a list kept in custom entries is never made out of date by co
 
 // ---- the reader's guards: waits, diagnostics, work, and reading a session ---------------------------
 
-import type { SessionManagerLike } from "../src/pi.ts";
+import type { SessionManagerLike } from "../src/core/pi-shapes.ts";
 import { customEntry as stateEntry } from "./builders.ts";
 
 test("waiting: a { waiting: true, reason } result of another tool is no block", () => {

@@ -8,8 +8,8 @@ import { DEFAULT_CONFIG } from "../src/config.ts";
 import type { Limits } from "../src/config.ts";
 import { freshMemory } from "../src/loop.ts";
 import type { ListState, Memory, Reason } from "../src/loop.ts";
-import { describeNotice, describeReason, footerText, nudgeText, rereadNudgeText, secondsText, statusText, stopHeadline, stopLead, verifyingFooter } from "../src/text.ts";
-import type { StatusView } from "../src/text.ts";
+import { describeNotice, describeReason, footerText, nudgeText, rereadNudgeText, secondsText, statusText, stopHeadline, stopLead, verifyingFooter } from "../src/core/text.ts";
+import type { StatusView } from "../src/core/text.ts";
 
 const LIST: ListState = { kind: "list", open: 2, total: 5, signature: "s", source: "rpiv-todo", tool: "todo" };
 
@@ -324,7 +324,7 @@ test("status report: plan mode while it is only planning reads 'none yet' with t
   assert.equal(lines[6], "tasks open: none yet — plan mode is planning (plan mode)");
 });
 
-import { continuationLine, stopLine } from "../src/text.ts";
+import { continuationLine, stopLine } from "../src/core/text.ts";
 
 test("minutes in /todoloop read as a person says them: under a minute, 4 min, 1 h 10 min, 2 h; never a fraction", () => {
   const spent = (minutes: number): string | undefined => statusText(view({ spend: { tokens: 0, cost: 0, minutes } })).split("\n")[7];
@@ -366,7 +366,7 @@ test("transcript line English: a stop line is its reason, or just 'stopped' when
 
 // ---- 0.3: the first ten minutes ------------------------------------------------------------------------
 
-import { asSentence, blockResultText, commandReplyText, duration, NO_TODO_TOOL_TEXT, roundText } from "../src/text.ts";
+import { asSentence, blockResultText, commandReplyText, duration, NO_TODO_TOOL_TEXT, roundText } from "../src/core/text.ts";
 import type { StopKind } from "../src/loop.ts";
 import { forAll } from "./gen.ts";
 
@@ -536,7 +536,7 @@ test("property: no sentence built from a reason has doubled punctuation, whateve
   });
 });
 
-import { sanitize } from "../src/text.ts";
+import { sanitize } from "../src/core/text.ts";
 
 /** A block reason as the tool keeps it: sanitised (§10). */
 function sanitizeReason(raw: string): string {

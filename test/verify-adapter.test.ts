@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import todoLoop from "../src/index.ts";
-import type { TurnEndResultLike } from "../src/pi.ts";
+import type { TurnEndResultLike } from "../src/core/pi-shapes.ts";
 import { assistant, chain, isEntry, settle, task, todoResult, toolResult, user } from "./builders.ts";
 import type { Entry } from "./builders.ts";
 import { createContext, createFakePi, createSession, isolatedDirs } from "./fake-pi.ts";

@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { DEFAULT_CONFIG } from "../src/config.ts";
 import { freshMemory } from "../src/loop.ts";
 import type { Memory } from "../src/loop.ts";
-import { verifyNudgeText } from "../src/text.ts";
-import { errorOf, judgeVerify, outputTail } from "../src/verify.ts";
-import { killAllVerifications, runVerification, TAIL_BYTES } from "../src/verify-run.ts";
+import { verifyNudgeText } from "../src/core/text.ts";
+import { errorOf, judgeVerify, outputTail } from "../src/core/verify.ts";
+import { killAllVerifications, runVerification, TAIL_BYTES } from "../src/io/verify-process.ts";
 import { running } from "./processes.ts";
 
 function pendingClear(): Memory {

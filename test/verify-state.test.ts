@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { align, freshMemory, NO_EARLIER, settle, stopKind } from "../src/loop.ts";
 import type { BranchFacts, Memory, Reason } from "../src/loop.ts";
 import { readSnapshot } from "../src/state.ts";
-import { describeReason } from "../src/text.ts";
+import { describeReason } from "../src/core/text.ts";
 import { assistant, chain, control, customMessage, marker, stopRecord, task, todoResult, toolResult, user } from "./builders.ts";
 import type { Entry } from "./builders.ts";
 

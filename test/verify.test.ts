@@ -8,10 +8,10 @@ import { parseConfig, DEFAULT_CONFIG } from "../src/config.ts";
 import type { VerifyEntry } from "../src/config.ts";
 import { freshMemory, settle } from "../src/loop.ts";
 import type { ListState, Memory, Reason } from "../src/loop.ts";
-import { describeReason, verifyNudgeText } from "../src/text.ts";
-import { chooseVerify, errorOf, fenced, hasHiddenCharacters, judgeVerify, outputTail, pickUserEntry, planVerify } from "../src/verify.ts";
-import type { JudgeInput, VerifyChoice, VerifyCommand, VerifyResult } from "../src/verify.ts";
-import { continuationView, verifyLine, verifyMark } from "../src/render.ts";
+import { describeReason, verifyNudgeText } from "../src/core/text.ts";
+import { chooseVerify, errorOf, fenced, hasHiddenCharacters, judgeVerify, outputTail, pickUserEntry, planVerify } from "../src/core/verify.ts";
+import type { JudgeInput, VerifyChoice, VerifyCommand, VerifyResult } from "../src/core/verify.ts";
+import { continuationView, verifyLine, verifyMark } from "../src/host/render.ts";
 
 const SPEC: VerifyCommand = { command: "npm test", timeoutMinutes: 10, maxRuns: 3, source: "user" };
 const RUN: VerifyChoice = { kind: "run", spec: SPEC };

@@ -9,7 +9,7 @@
  * custom entries, saved before each write's result (also from codemode). Tasks whose
  * `metadata._internal` is true are bookkeeping the tool hides; they are not tasks here either.
  */
-import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
+import type { SessionEntryLike, ToolResultLike } from "../core/pi-shapes.ts";
 import { customData, isRecord, readItems, successfulResult, successfulToolResult, readsByName } from "./types.ts";
 import type { CallKind, Task, TodoList, TodoSource } from "./types.ts";
 

@@ -2,7 +2,7 @@
  * @ian-pascoe/pi-todo: the list lives only in `pi-todo-state` custom entries (`{ nextId, tasks }`).
  * Its tool results carry just the affected task and are never read as the list.
  */
-import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
+import type { SessionEntryLike, ToolResultLike } from "../core/pi-shapes.ts";
 import { customData, idText, isRecord, readItems, successfulResult, readsByAction } from "./types.ts";
 import type { CallKind, Task, TodoList, TodoSource } from "./types.ts";
 

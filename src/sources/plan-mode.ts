@@ -11,7 +11,7 @@
  *   list at all (`none: true`): it ends plan-mode's own steps, but it is not "the list was emptied" and
  *   never hides another tool's list.
  */
-import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
+import type { SessionEntryLike, ToolResultLike } from "../core/pi-shapes.ts";
 import { customData, isRecord, readItems } from "./types.ts";
 import type { CallKind, Task, TodoList, TodoSource } from "./types.ts";
 

@@ -3,7 +3,7 @@
  * (`details.todos` of `{ id?, content, status, priority }`). A write of `[]` clears; results carry no
  * action, so a clear cannot be told from finishing.
  */
-import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
+import type { SessionEntryLike, ToolResultLike } from "../core/pi-shapes.ts";
 import { customData, idText, isRecord, readItems, successfulResult, successfulToolResult, readsByName } from "./types.ts";
 import type { CallKind, Task, TodoList, TodoSource } from "./types.ts";
 

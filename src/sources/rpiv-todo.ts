@@ -4,7 +4,7 @@
  * `deleted` tasks are tombstones; `deferred` is not open. The nredd fork (2.12.0 and later) adds batch
  * calls: `details.action: "batch"` with `params.ops: [{ action, … }]`, classified by their ops.
  */
-import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
+import type { SessionEntryLike, ToolResultLike } from "../core/pi-shapes.ts";
 import { customData, idText, isRecord, readItems, successfulResult, successfulToolResult, readsByAction } from "./types.ts";
 import type { CallKind, Task, TodoList, TodoSource, UnknownRecord } from "./types.ts";
 

@@ -2,7 +2,7 @@
  * The normalised form every todo-tool adapter produces, and the small guards the adapters share.
  * An adapter recognises one tool's persisted state on the branch; it never throws and never guesses.
  */
-import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
+import type { SessionEntryLike, ToolResultLike } from "../core/pi-shapes.ts";
 
 export type SourceId =
   | "rpiv-todo"

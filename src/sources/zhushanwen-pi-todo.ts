@@ -5,7 +5,7 @@
  * `status`: shape decides. Statuses the tool migrates on load (`verifying`, `failed`, `done: boolean`)
  * are read the way it reads them; `cancelled` is closed; any other status is not this shape.
  */
-import type { SessionEntryLike, ToolResultLike } from "../pi.ts";
+import type { SessionEntryLike, ToolResultLike } from "../core/pi-shapes.ts";
 import { idText, isRecord, readItems, successfulResult, successfulToolResult, readsByAction } from "./types.ts";
 import type { CallKind, Task, TodoList, TodoSource, UnknownRecord } from "./types.ts";
 

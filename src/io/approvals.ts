@@ -7,10 +7,10 @@
 import { chmodSync, readFileSync, realpathSync, renameSync, writeFileSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { agentDir, parseVerify } from "./config.ts";
-import type { Config, VerifyEntry } from "./config.ts";
-import { chooseVerify } from "./verify.ts";
-import type { VerifyChoice } from "./verify.ts";
+import { agentDir, parseVerify } from "../config.ts";
+import type { Config, VerifyEntry } from "../config.ts";
+import { chooseVerify } from "../core/verify.ts";
+import type { VerifyChoice } from "../core/verify.ts";
 
 export interface Approval {
   readonly dir: string;

@@ -4,16 +4,16 @@
  * may start a run with one marker.
  */
 import { existsSync } from "node:fs";
-import { configPath } from "./config.ts";
-import { applyCommand, COMMANDS, parseCommand } from "./loop.ts";
-import type { Command, CommandFacts } from "./loop.ts";
+import { configPath } from "../config.ts";
+import { applyCommand, COMMANDS, parseCommand } from "../loop.ts";
+import type { Command, CommandFacts } from "../loop.ts";
 import { markerMessage } from "./runtime.ts";
-import type { ContextLike } from "./pi.ts";
-import { isRecord } from "./sources/types.ts";
+import type { ContextLike } from "../core/pi-shapes.ts";
+import { isRecord } from "../sources/types.ts";
 import type { Facts, Runtime } from "./runtime.ts";
-import { sourceLabel } from "./sources/index.ts";
-import { CONTROL_TYPE } from "./state.ts";
-import { commandReplyText, sanitize, statusText } from "./text.ts";
+import { sourceLabel } from "../sources/index.ts";
+import { CONTROL_TYPE } from "../state.ts";
+import { commandReplyText, sanitize, statusText } from "../core/text.ts";
 import { handleVerify, isVerifyCommand, VERIFY_COMPLETIONS, verifyStatusLines } from "./verify-command.ts";
 
 const DESCRIPTIONS: Record<Command, string> = {

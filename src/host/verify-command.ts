@@ -3,15 +3,15 @@
  * showing the directory and the project's command JSON-escaped, then the approval is written) and
  * `verify forget` (this directory's approvals removed), plus the verification lines of `/todoloop`.
  */
-import { approvalsPath, approve, forget, projectFile, verifySetup } from "./approvals.ts";
-import type { VerifySetup } from "./approvals.ts";
-import { configPath, loadConfig } from "./config.ts";
-import type { Config } from "./config.ts";
-import type { AutocompleteItemLike, ContextLike } from "./pi.ts";
+import { approvalsPath, approve, forget, projectFile, verifySetup } from "../io/approvals.ts";
+import type { VerifySetup } from "../io/approvals.ts";
+import { configPath, loadConfig } from "../config.ts";
+import type { Config } from "../config.ts";
+import type { AutocompleteItemLike, ContextLike } from "../core/pi-shapes.ts";
 import type { Runtime } from "./runtime.ts";
-import { commandName, secondsText } from "./text.ts";
-import { runVerification } from "./verify-run.ts";
-import { errorOf, hasHiddenCharacters } from "./verify.ts";
+import { commandName, secondsText } from "../core/text.ts";
+import { runVerification } from "../io/verify-process.ts";
+import { errorOf, hasHiddenCharacters } from "../core/verify.ts";
 
 export const VERIFY_COMPLETIONS: readonly AutocompleteItemLike[] = [
   { value: "verify", label: "verify", description: "run the verification command now" },

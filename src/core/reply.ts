@@ -5,10 +5,10 @@
  * never a walk of the branch. Tool calls (on the assistant message, with their arguments) are matched to
  * their results by `toolCallId`. Never throws on any input.
  */
-import type { UnknownRecord } from "./sources/types.ts";
-import { isRecord } from "./sources/types.ts";
-import { SOURCES, TODO_TOOL_NAMES } from "./sources/index.ts";
-import { callPart, foldFingerprint, PI_READ_ONLY_TOOLS, readKey, textPart } from "./progress.ts";
+import type { UnknownRecord } from "../sources/types.ts";
+import { isRecord } from "../sources/types.ts";
+import { SOURCES, TODO_TOOL_NAMES } from "../sources/index.ts";
+import { callPart, foldFingerprint, PI_READ_ONLY_TOOLS, readKey, textPart } from "./fingerprint.ts";
 
 /** What a finished reply says to the brakes. */
 export interface ReplyFacts {

@@ -4,16 +4,16 @@
  * own turn_end, where `ctx.signal` is the run's abort signal — and apply `judgeVerify()`: a verified
  * stop, one continuation carrying the output, or a stop that needs the person. No rule lives here.
  */
-import { approvalsPath, verifySetup } from "./approvals.ts";
-import { killAllVerifications, runVerification } from "./verify-run.ts";
-import { settle } from "./loop.ts";
-import type { ContextLike, EntryDraft, PiLike, ShutdownOnLike, TurnEndEventLike, TurnEndResultLike } from "./pi.ts";
+import { approvalsPath, verifySetup } from "../io/approvals.ts";
+import { killAllVerifications, runVerification } from "../io/verify-process.ts";
+import { settle } from "../loop.ts";
+import type { ContextLike, EntryDraft, PiLike, ShutdownOnLike, TurnEndEventLike, TurnEndResultLike } from "../core/pi-shapes.ts";
 import { transcriptShown } from "./runtime.ts";
 import type { Facts, Runtime } from "./runtime.ts";
-import { MARKER_TYPE, STOP_TYPE } from "./state.ts";
-import { describeReason, verifyingFooter, verifyNudgeText } from "./text.ts";
-import { judgeVerify, planVerify } from "./verify.ts";
-import type { VerifyResult } from "./verify.ts";
+import { MARKER_TYPE, STOP_TYPE } from "../state.ts";
+import { describeReason, verifyingFooter, verifyNudgeText } from "../core/text.ts";
+import { judgeVerify, planVerify } from "../core/verify.ts";
+import type { VerifyResult } from "../core/verify.ts";
 
 function queuedNow(ctx: ContextLike, fromEvent: boolean): boolean {
   if (typeof ctx.hasPendingMessages !== "function") return fromEvent;

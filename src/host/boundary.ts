@@ -4,19 +4,19 @@
  * run really ended); `session_start` and `session_tree` read the session's pause and show the footer;
  * `context` applies `filterMarkers()`.
  */
-import { killSwitch, loadConfig, configPath } from "./config.ts";
-import { decide, filterMarkers, freshMemory, settle } from "./loop.ts";
-import type { TurnFacts } from "./loop.ts";
-import type { ContextLike, EntryDraft, ToolResultLike, TurnEndEventLike, TurnEndResultLike, TurnOutcome } from "./pi.ts";
-import { askedQuestion, replyText } from "./question.ts";
+import { killSwitch, loadConfig, configPath } from "../config.ts";
+import { decide, filterMarkers, freshMemory, settle } from "../loop.ts";
+import type { TurnFacts } from "../loop.ts";
+import type { ContextLike, EntryDraft, ToolResultLike, TurnEndEventLike, TurnEndResultLike, TurnOutcome } from "../core/pi-shapes.ts";
+import { askedQuestion, replyText } from "../core/question.ts";
 import { markerMessage, transcriptShown } from "./runtime.ts";
 import type { Runtime } from "./runtime.ts";
-import { SOURCES, TODO_TOOL_NAMES } from "./sources/index.ts";
-import type { CallKind } from "./sources/index.ts";
-import { isRecord } from "./sources/types.ts";
-import { openCount, STOP_TYPE, vanishedTasks } from "./state.ts";
-import type { Snapshot } from "./state.ts";
-import { describeNotice, describeReason, sanitize } from "./text.ts";
+import { SOURCES, TODO_TOOL_NAMES } from "../sources/index.ts";
+import type { CallKind } from "../sources/index.ts";
+import { isRecord } from "../sources/types.ts";
+import { openCount, STOP_TYPE, vanishedTasks } from "../state.ts";
+import type { Snapshot } from "../state.ts";
+import { describeNotice, describeReason, sanitize } from "../core/text.ts";
 import { registerVerifyShutdown, verifyAtSettle } from "./verify-boundary.ts";
 
 const OUTCOMES: ReadonlySet<unknown> = new Set(["completed", "error", "aborted"]);

@@ -3,17 +3,17 @@
  * the branch), gathering the facts a decision needs (config, kill switch, branch snapshot, list, tools),
  * and the few effects on pi's UI (notify, footer). Nothing here decides anything.
  */
-import { agentDir, configPath, killSwitch, loadConfig } from "./config.ts";
-import type { Config } from "./config.ts";
-import { align } from "./loop.ts";
-import type { BranchFacts, ListState, MarkerDraft, Memory, ToolFacts } from "./loop.ts";
-import type { ContextLike, CustomMessageLike, NotifyType, PiLike } from "./pi.ts";
-import { readTasksFile, TODO_TOOL_NAMES } from "./sources/index.ts";
-import { createBranchReader, listState, MARKER_TYPE, sessionPaused } from "./state.ts";
-import type { BranchReader, Snapshot } from "./state.ts";
-import { createReach } from "./notify.ts";
-import type { Reach } from "./notify.ts";
-import { footerText, nudgeText, rereadNudgeText, sanitize } from "./text.ts";
+import { agentDir, configPath, killSwitch, loadConfig } from "../config.ts";
+import type { Config } from "../config.ts";
+import { align } from "../loop.ts";
+import type { BranchFacts, ListState, MarkerDraft, Memory, ToolFacts } from "../loop.ts";
+import type { ContextLike, CustomMessageLike, NotifyType, PiLike } from "../core/pi-shapes.ts";
+import { readTasksFile, TODO_TOOL_NAMES } from "../sources/index.ts";
+import { createBranchReader, listState, MARKER_TYPE, sessionPaused } from "../state.ts";
+import type { BranchReader, Snapshot } from "../state.ts";
+import { createReach } from "../io/notify.ts";
+import type { Reach } from "../io/notify.ts";
+import { footerText, nudgeText, rereadNudgeText, sanitize } from "../core/text.ts";
 
 export interface SessionState {
   readonly reader: BranchReader;

@@ -4,11 +4,11 @@
  * the loop has nothing to read and how to install a supported todo tool. Never again on `/reload`,
  * `/new`, a resume or a fork, and never in print, JSON or RPC mode.
  */
-import type { PiLike, SessionStartEventLike } from "./pi.ts";
+import type { PiLike, SessionStartEventLike } from "../core/pi-shapes.ts";
 import type { Runtime } from "./runtime.ts";
-import { TODO_TOOL_NAMES } from "./sources/index.ts";
-import { isRecord } from "./sources/types.ts";
-import { NO_TODO_TOOL_TEXT } from "./text.ts";
+import { TODO_TOOL_NAMES } from "../sources/index.ts";
+import { isRecord } from "../sources/types.ts";
+import { NO_TODO_TOOL_TEXT } from "../core/text.ts";
 
 export interface NoTodoToolFacts {
   /** `session_start`'s reason: `startup`, `reload`, `new`, `resume`, `fork`. */

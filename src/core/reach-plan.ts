@@ -4,8 +4,8 @@
  * headless summary line and exit status. Pure: plain data in, plain data (and exact bytes) out; the
  * effects are in `notify.ts`, the English in `text.ts`.
  */
-import type { NotifySetting } from "./config.ts";
-import type { ModeLike } from "./pi.ts";
+import type { NotifySetting } from "../config.ts";
+import type { ModeLike } from "./pi-shapes.ts";
 
 /** What the rule reads of a stop: its record's kind (every 0.3 kind) and whether it was an abort. */
 export interface StopFacts {

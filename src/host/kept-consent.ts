@@ -5,11 +5,11 @@
  * after the boundaries, so the stop that run ended with is recorded first.
  */
 import { commandFacts } from "./command.ts";
-import { killSwitch } from "./config.ts";
-import { honourKept } from "./loop.ts";
+import { killSwitch } from "../config.ts";
+import { honourKept } from "../loop.ts";
 import { markerMessage } from "./runtime.ts";
 import type { Runtime } from "./runtime.ts";
-import { describeReason } from "./text.ts";
+import { describeReason } from "../core/text.ts";
 
 export function registerKeptConsent(runtime: Runtime): void {
   const { pi } = runtime;

@@ -4,11 +4,11 @@
  * structural (`render(width)` + `invalidate()`), so nothing is imported from pi; every line is cut to the
  * width it is given, measured in terminal columns.
  */
-import type { ComponentLike, PiLike, ThemeColorLike, ThemeLike } from "./pi.ts";
-import { isRecord } from "./sources/types.ts";
-import { MARKER_TYPE, STOP_TYPE } from "./state.ts";
-import { commandName, continuationLine, sanitize, secondsText, stopLine } from "./text.ts";
-import type { ContinuationView } from "./text.ts";
+import type { ComponentLike, PiLike, ThemeColorLike, ThemeLike } from "../core/pi-shapes.ts";
+import { isRecord } from "../sources/types.ts";
+import { MARKER_TYPE, STOP_TYPE } from "../state.ts";
+import { commandName, continuationLine, sanitize, secondsText, stopLine } from "../core/text.ts";
+import type { ContinuationView } from "../core/text.ts";
 
 export const CONTINUE_MARK = "↻";
 export const STOP_MARK = "■";

@@ -6,7 +6,7 @@
  * gets SIGTERM, then SIGKILL after 2 s. It reports what happened; it decides nothing.
  */
 import { spawn } from "node:child_process";
-import type { VerifyResult } from "./verify.ts";
+import type { VerifyResult } from "../core/verify.ts";
 
 /** Bytes of output kept (the newest); the model sees far less, after cleaning. */
 export const TAIL_BYTES = 64 * 1024;

@@ -5,13 +5,13 @@
  * once-only announcement of config problems. What happens for which stop is `reach.ts`'s rule.
  */
 import { spawn } from "node:child_process";
-import type { Config } from "./config.ts";
-import type { Reason, StopRecord } from "./loop.ts";
-import { stopKind } from "./loop.ts";
-import type { ContextLike, PiLike } from "./pi.ts";
-import { DETAIL_CHARS, exitStatus, headless, notificationBody, planReach, STOP_EVENT, terminalSequence } from "./reach.ts";
-import type { StopFacts, StopPayload, TerminalEnv } from "./reach.ts";
-import { configProblemText, headlessLine, hookFailureText, reachText, sanitize, stopDetail, stopHeadline, stopLead } from "./text.ts";
+import type { Config } from "../config.ts";
+import type { Reason, StopRecord } from "../loop.ts";
+import { stopKind } from "../loop.ts";
+import type { ContextLike, PiLike } from "../core/pi-shapes.ts";
+import { DETAIL_CHARS, exitStatus, headless, notificationBody, planReach, STOP_EVENT, terminalSequence } from "../core/reach-plan.ts";
+import type { StopFacts, StopPayload, TerminalEnv } from "../core/reach-plan.ts";
+import { configProblemText, headlessLine, hookFailureText, reachText, sanitize, stopDetail, stopHeadline, stopLead } from "../core/text.ts";
 
 /** How long a notify command may run, in any mode. */
 export const COMMAND_LIMIT_MS = 10_000;
