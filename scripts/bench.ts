@@ -363,6 +363,7 @@ function loadExtension(): Loaded {
   function on(event: "session_start", handler: (event: SessionStartEventLike, ctx: ContextLike) => Promise<void>): void;
   function on(event: "message_start", handler: (event: MessageStartEventLike, ctx: ContextLike) => Promise<void>): void;
   function on(event: "session_tree", handler: (event: SessionTreeEventLike, ctx: ContextLike) => Promise<void>): void;
+  function on(event: "session_shutdown", handler: (event: unknown, ctx: ContextLike) => Promise<void>): void;
   function on(event: string, handler: unknown): void {
     if (event === "turn_end") turnEnd = handler as TurnEndHandler;
     else if (event === "context") context = handler as ContextHandler;

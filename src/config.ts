@@ -1,69 +1,20 @@
 /**
- * Configuration and kill switch. `parseConfig` is pure and falls back key by key; `loadConfig` and
- * `killSwitch` are the few lines of I/O, re-run on every decision so edits apply without `/reload`.
+ * The configuration loader. `parseConfig` is pure and falls back key by key, naming each problem;
+ * `loadConfig` reads the file (a regular file only, through `io/files.ts`) and is re-run on every
+ * decision so edits apply without `/reload`. Where the files are: `io/paths.ts`.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readRegularFile } from "./io/files.ts";
+import { configPath } from "./io/paths.ts";
+import type { Config, ConfigResult, EarlierTasks, Limits, NotifySetting, VerifyEntry } from "./core/types.ts";
 
-export interface Limits {
-  /** Continuations per human message; null = no limit. */
-  readonly maxRounds: number | null;
-  /** Total tokens of assistant replies since the human message; null = no limit. */
-  readonly maxTokens: number | null;
-  /** Dollars of assistant replies since the human message; null = no limit. */
-  readonly maxCost: number | null;
-  /** Minutes from the human message to the settle's reply (branch timestamps); null = no limit. */
-  readonly maxMinutes: number | null;
-  /** Replies in a row without a tool call before the loop stops; null = off. */
-  readonly maxIdleReplies: number | null;
-  /** Replies in a row without progress (no edit, command, new read or todo change) before the loop stops; null = off. */
-  readonly maxStuckReplies: number | null;
-  /** Replies in a row with the same fingerprint before the loop stops; null = off. */
-  readonly maxRepeats: number | null;
-}
-
-export interface Config extends Limits {
-  /** A settle whose reply ends with a question to the human waits instead of being nudged. */
-  readonly stopOnQuestion: boolean;
-  /** Continuations and stops show as one line each in the interactive transcript. */
-  readonly transcript: boolean;
-  /** Which announced stops reach a person who walked away (terminal notification, command hook). */
-  readonly notify: NotifySetting;
-  /** Program and arguments run (without a shell) for those stops; only from the user's own file. */
-  readonly notifyCommand: readonly string[] | null;
-  /** Exit status of a print/JSON run that ended on a stop needing the person; null leaves it to pi. */
-  readonly exitCode: number | null;
-  /** Tasks open from an earlier message: `"ask"` holds them until this message takes them up; `"continue"` is 0.2's behaviour. */
-  readonly earlierTasks: EarlierTasks;
-  /** Verification commands (SPEC §4.16), by directory prefix; empty = none. */
-  readonly verify: readonly VerifyEntry[];
-}
-
-export type EarlierTasks = "ask" | "continue";
 const EARLIER_TASKS: readonly EarlierTasks[] = ["ask", "continue"];
 
-/** `"needs-you"`: every stop but a clear list, `earlier` and an abort; `"all"`: a clear list too; `"off"`. */
-export type NotifySetting = "needs-you" | "all" | "off";
 export const NOTIFY_SETTINGS: readonly NotifySetting[] = ["needs-you", "all", "off"];
 
-/** One verification command of the user's file: for `dir` ("*" = any directory; `~` expanded when matched). */
-export interface VerifyEntry {
-  readonly dir: string;
-  readonly command: string;
-  readonly timeoutMinutes: number;
-  readonly maxRuns: number;
-}
 
 export const VERIFY_DEFAULTS = { timeoutMinutes: 10, maxRuns: 3 } as const;
 export const VERIFY_CEILINGS = { timeoutMinutes: 120, maxRuns: 20 } as const;
 
-export interface ConfigResult {
-  readonly config: Config;
-  /** One line per problem, for `/todoloop`. Empty when the file is fine or absent. */
-  readonly problems: readonly string[];
-}
 
 export const DEFAULT_CONFIG: Config = {
   maxRounds: null,
@@ -311,59 +262,10 @@ export function parseConfigText(text: string): ConfigResult {
   return parseConfig(raw);
 }
 
-/**
- * pi's rule: `$PI_CODING_AGENT_DIR` when set (a leading `~` is the home directory, a `file://` URL is its
- * path), else `~/.pi/agent`.
- */
-export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
-  const fromEnv = env.PI_CODING_AGENT_DIR;
-  if (!fromEnv) return join(homedir(), ".pi", "agent");
-  if (fromEnv === "~") return homedir();
-  if (fromEnv.startsWith("~/")) return join(homedir(), fromEnv.slice(2));
-  if (fromEnv.startsWith("file://")) {
-    try {
-      return fileURLToPath(fromEnv);
-    } catch {
-      return fromEnv;
-    }
-  }
-  return fromEnv;
-}
-
-export function configPath(dir: string = agentDir()): string {
-  return join(dir, "todo-loop.json");
-}
-
 /** Reads the config file; a missing file is the defaults with no problem. */
 export function loadConfig(path: string = configPath()): ConfigResult {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    const code = isErrno(error) ? error.code : undefined;
-    if (code === "ENOENT") return { config: DEFAULT_CONFIG, problems: [] };
-    const why = error instanceof Error ? error.message : String(error);
-    return { config: DEFAULT_CONFIG, problems: [`cannot read the file (${why}); using defaults`] };
-  }
-  return parseConfigText(text);
-}
-
-function isErrno(error: unknown): error is { code: string } {
-  return typeof error === "object" && error !== null && typeof (error as { code?: unknown }).code === "string";
-}
-
-/** The kill-switch files, global first. */
-export function killSwitchPaths(cwd: string, dir: string = agentDir()): readonly string[] {
-  return [join(dir, "todo-loop-off"), join(cwd, ".pi", "todo-loop-off")];
-}
-
-/** The kill-switch file that is present, if any. */
-export function killSwitch(cwd: string, dir: string = agentDir()): string | undefined {
-  return killSwitchPaths(cwd, dir).find((path) => {
-    try {
-      return existsSync(path);
-    } catch {
-      return false;
-    }
-  });
+  const read = readRegularFile(path);
+  if (read.kind === "missing") return { config: DEFAULT_CONFIG, problems: [] };
+  if (read.kind === "problem") return { config: DEFAULT_CONFIG, problems: [`the file ${read.why}; using defaults`] };
+  return parseConfigText(read.text);
 }

@@ -6,7 +6,8 @@
 import { registerBlockTool } from "./host/block-tool.ts";
 import { registerBoundaries } from "./host/boundary.ts";
 import { registerCommand } from "./host/command.ts";
-import { configPath, loadConfig } from "./config.ts";
+import { configPath } from "./io/paths.ts";
+import { loadConfig } from "./config.ts";
 import { registerNoTodoToolNotice } from "./host/no-todo-tool.ts";
 import { registerKeptConsent } from "./host/kept-consent.ts";
 import type { PiLike } from "./core/pi-shapes.ts";

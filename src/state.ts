@@ -9,20 +9,20 @@
  * entries appended since the last read. Never throws on any input.
  */
 import type { SessionEntryLike, SessionManagerLike } from "./core/pi-shapes.ts";
-import { SOURCES, sourceOf, TODO_TOOL_NAMES } from "./sources/index.ts";
+import { SOURCES, sourceOf, TODO_TOOL_NAMES, TOOL_TABLE } from "./sources/index.ts";
+import { BLOCK_TOOL, READ_ONLY_TOOLS } from "./core/tools.ts";
 import type { TodoList } from "./sources/index.ts";
-import type { ListState, StaleWhy, VerifyMemo, Wait } from "./loop.ts";
+import type { ListState, StaleWhy, VerifyMemo, Wait } from "./core/types.ts";
 import { stopKey, WAIT_KEYS } from "./loop.ts";
-import type { StopKind } from "./loop.ts";
-import { isRecord } from "./sources/types.ts";
-import type { UnknownRecord } from "./sources/types.ts";
+import type { StopKind } from "./core/types.ts";
+import { isRecord } from "./core/record.ts";
+import type { UnknownRecord } from "./core/record.ts";
 import { EMPTY_TRACK, trackAssistant, trackHumanMessage, trackResult } from "./core/reply.ts";
 import type { ReplyTrack } from "./core/reply.ts";
 
 export const MARKER_TYPE = "todo-loop:continue";
 export const STOP_TYPE = "todo-loop:stop";
 export const CONTROL_TYPE = "todo-loop:control";
-export const BLOCK_TOOL = "todo_loop_block";
 
 export type ControlAction = "pause" | "resume" | "reset" | "continue";
 
@@ -309,7 +309,7 @@ function onToolResult(state: Mutable<Snapshot>, entry: SessionEntryLike, message
   if (callsListTool(message, state.list)) touched(state);
   // What the agent saw: the list as this result leaves it (its own list, or the one standing).
   const after = readList(entry) ?? state.list;
-  state.reply = trackResult(state.reply, message, after ? signature(after) : "");
+  state.reply = trackResult(TOOL_TABLE, state.reply, message, after ? signature(after) : "");
   const reason = blockReason(message);
   if (reason !== undefined) state.waiting = { reason, asked: false };
   if (madeThroughCodemode(message, state.list)) state.outOfDate = "codemode";
@@ -362,9 +362,6 @@ function verifyOf(details: UnknownRecord, content: unknown, work: number): Verif
   const output = /(`{3,})text\n[\s\S]*?\n\1/.exec(text)?.[0] ?? "```text\n(no output)\n```";
   return { command: verify.command, runs: run, exit, seconds, output, workAt: work };
 }
-
-/** Tools known to only read (SPEC §4.10): a result of one is no work. */
-const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read", "grep", "find", "ls", BLOCK_TOOL]);
 
 function onControl(state: Mutable<Snapshot>, action: ControlAction): void {
   // `continue` and `resume` adopt the list for the rest of the message (SPEC §4.15).

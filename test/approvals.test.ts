@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { approve, forget, parseApprovals, readApprovals, readProjectVerify, realDir, verifySetup } from "../src/io/approvals.ts";
+import { approve, forget, parseApprovals, readApprovals, realDir } from "../src/io/approvals.ts";
+import { readProjectVerify, verifySetup } from "../src/host/verify-setup.ts";
 import { DEFAULT_CONFIG } from "../src/config.ts";
 
 function dirs(): { root: string; project: string; approvals: string; cleanup(): void } {

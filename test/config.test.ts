@@ -8,8 +8,9 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { agentDir, CEILINGS, configPath, DEFAULT_CONFIG, killSwitch, killSwitchPaths, loadConfig, parseConfig, parseConfigText, parseVerify } from "../src/config.ts";
-import type { ConfigResult } from "../src/config.ts";
+import { agentDir, configPath, killSwitch, killSwitchPaths } from "../src/io/paths.ts";
+import { CEILINGS, DEFAULT_CONFIG, loadConfig, parseConfig, parseConfigText, parseVerify } from "../src/config.ts";
+import type { ConfigResult } from "../src/core/types.ts";
 
 /** A fresh directory, removed when the test ends. */
 function tempDir(t: TestContext): string {
@@ -183,7 +184,7 @@ test("loadConfig: an unreadable file (a directory at the path) is the defaults w
   const result = loadConfig(path);
   assert.deepEqual(result.config, DEFAULT_CONFIG);
   assertOneLineProblems(result, 1);
-  assert.match(result.problems[0] ?? "", /^cannot read the file/);
+  assert.match(result.problems[0] ?? "", /^the file is a directory, not a regular file; not read; using defaults$/);
 });
 
 test("loadConfig: reads the file every time, so edits apply without /reload", (t) => {

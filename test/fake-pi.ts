@@ -39,6 +39,7 @@ export type AgentSettledHandler = (event: AgentSettledEventLike, ctx: ContextLik
 export type SessionStartHandler = (event: SessionStartEventLike, ctx: ContextLike) => Promise<void>;
 export type MessageStartHandler = (event: MessageStartEventLike, ctx: ContextLike) => Promise<void>;
 export type SessionTreeHandler = (event: SessionTreeEventLike, ctx: ContextLike) => Promise<void>;
+export type SessionShutdownHandler = (event: unknown, ctx: ContextLike) => Promise<void>;
 
 /** A registered tool, with `execute` callable on any params (pi validates them against the schema first). */
 export interface RecordedTool extends Omit<ToolDefinitionLike, "execute"> {
@@ -237,6 +238,8 @@ export interface FakePi extends PiLike {
   fireMessageStart(event: MessageStartEventLike, ctx: ContextLike): Promise<void>;
   /** Runs every `session_tree` handler in order (after `/tree` navigation). */
   fireSessionTree(event: SessionTreeEventLike, ctx: ContextLike): Promise<void>;
+  /** Runs every `session_shutdown` handler in order. */
+  fireSessionShutdown(event: unknown, ctx: ContextLike): Promise<void>;
   tool(name: string): RecordedTool;
   command(name: string): CommandOptionsLike;
 }
@@ -247,7 +250,8 @@ type OnArgs =
   | [event: "agent_settled", handler: AgentSettledHandler]
   | [event: "session_start", handler: SessionStartHandler]
   | [event: "message_start", handler: MessageStartHandler]
-  | [event: "session_tree", handler: SessionTreeHandler];
+  | [event: "session_tree", handler: SessionTreeHandler]
+  | [event: "session_shutdown", handler: SessionShutdownHandler];
 
 export interface FakePiOptions {
   activeTools?: string[];
@@ -264,6 +268,7 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
   const sessionStartHandlers: SessionStartHandler[] = [];
   const messageStartHandlers: MessageStartHandler[] = [];
   const sessionTreeHandlers: SessionTreeHandler[] = [];
+  const sessionShutdownHandlers: SessionShutdownHandler[] = [];
   const tools: RecordedTool[] = [];
   const commands = new Map<string, CommandOptionsLike>();
   const appended: AppendedEntry[] = [];
@@ -308,6 +313,9 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
           break;
         case "session_tree":
           sessionTreeHandlers.push(args[1]);
+          break;
+        case "session_shutdown":
+          sessionShutdownHandlers.push(args[1]);
           break;
       }
     },
@@ -385,6 +393,9 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
     },
     async fireSessionTree(event, ctx) {
       for (const handler of sessionTreeHandlers) await handler(event, ctx);
+    },
+    async fireSessionShutdown(event, ctx) {
+      for (const handler of sessionShutdownHandlers) await handler(event, ctx);
     },
     tool(name) {
       const found = tools.find((tool) => tool.name === name);

@@ -3,6 +3,7 @@
  * session files as a marker's `details.fp`, so they never change between versions), which results are
  * failures, which blocks are text and calls, and the bounds of what a reply remembers.
  */
+import { TOOL_TABLE } from "../src/sources/index.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { callPart, canonicalJson, foldFingerprint, hashText, readKey, textPart } from "../src/core/fingerprint.ts";
@@ -79,10 +80,10 @@ test("reply: a result is a failure when isError, details.error (not null or fals
     [{ isError: true }, true],
   ];
   for (const [extra, failed] of rows) {
-    const track = trackResult(trackAssistant(EMPTY_TRACK, calling({ id: "c1", name: "bash", arguments: {} })), result("c1", "bash", extra));
+    const track = trackResult(TOOL_TABLE, trackAssistant(EMPTY_TRACK, calling({ id: "c1", name: "bash", arguments: {} })), result("c1", "bash", extra));
     assert.equal(track.running, foldFingerprint("", callPart("bash", {}, failed)), JSON.stringify(extra));
   }
-  const failedEdit = trackResult(trackAssistant(EMPTY_TRACK, calling({ id: "e", name: "edit", arguments: { path: "a" } })), result("e", "edit", { details: { success: false } }));
+  const failedEdit = trackResult(TOOL_TABLE, trackAssistant(EMPTY_TRACK, calling({ id: "e", name: "edit", arguments: { path: "a" } })), result("e", "edit", { details: { success: false } }));
   assert.equal(failedEdit.progress, false, "a failed edit changed nothing");
 });
 
@@ -117,13 +118,13 @@ test("reply: an errored or aborted message keeps the reply going: its progress a
 test("reply: a result matched to no call (no id, an empty or unknown id) is progress, fingerprinted by its tool name and '?'", () => {
   const pending = trackAssistant(EMPTY_TRACK, calling({ id: "", name: "read", arguments: {} }, { id: "c1", name: "read", arguments: {} }));
   for (const id of ["", undefined, 5, "zz"]) {
-    const next = trackResult(pending, result(id, "read"));
+    const next = trackResult(TOOL_TABLE, pending, result(id, "read"));
     assert.equal(next.progress, true, String(id));
     assert.equal(next.running, foldFingerprint("", callPart("read", "?", false)), String(id));
   }
-  const nameless = trackResult(pending, { role: "toolResult", toolCallId: "zz", content: [] });
+  const nameless = trackResult(TOOL_TABLE, pending, { role: "toolResult", toolCallId: "zz", content: [] });
   assert.equal(nameless.running, foldFingerprint("", callPart("", "?", false)));
-  const matched = trackResult(pending, result("c1", "read"));
+  const matched = trackResult(TOOL_TABLE, pending, result("c1", "read"));
   assert.equal(matched.running, foldFingerprint("", callPart("read", {}, false)));
 });
 
@@ -131,27 +132,27 @@ test("reply: read keys are capped per message, the oldest going first", () => {
   let track: ReplyTrack = EMPTY_TRACK;
   for (let index = 0; index <= MAX_READ_KEYS; index++) {
     track = trackAssistant(track, calling({ id: `r${index}`, name: "read", arguments: { path: `f${index}` } }));
-    track = trackResult(track, result(`r${index}`, "read"));
+    track = trackResult(TOOL_TABLE, track, result(`r${index}`, "read"));
   }
   assert.equal(track.readKeys.length, MAX_READ_KEYS);
   assert.equal(track.readKeys[0], readKey("read", { path: "f1" }));
   assert.equal(track.readKeys[MAX_READ_KEYS - 1], readKey("read", { path: `f${MAX_READ_KEYS}` }));
-  const again = trackResult(trackAssistant({ ...track, progress: false }, calling({ id: "x", name: "read", arguments: { path: "f0" } })), result("x", "read"));
+  const again = trackResult(TOOL_TABLE, trackAssistant({ ...track, progress: false }, calling({ id: "x", name: "read", arguments: { path: "f0" } })), result("x", "read"));
   assert.equal(again.progress, true, "a key that went out reads as new again");
 });
 
 test("reply: the list a todo call leaves is remembered only for a successful todo call; the default list is none", () => {
   const read = (track: ReplyTrack, id: string, extra: Message = {}, list?: string) =>
-    trackResult(trackAssistant(track, calling({ id, name: "todo", arguments: { action: "list" } })), result(id, "todo", extra), ...(list === undefined ? [] : [list]));
+    trackResult(TOOL_TABLE, trackAssistant(track, calling({ id, name: "todo", arguments: { action: "list" } })), result(id, "todo", extra), ...(list === undefined ? [] : [list]));
   assert.equal(read(EMPTY_TRACK, "a").todoSeen, "");
   assert.equal(read(EMPTY_TRACK, "a", {}, "L1").todoSeen, "L1");
   assert.equal(read({ ...EMPTY_TRACK, todoSeen: "L1" }, "b", { isError: true }, "L2").todoSeen, "L1", "a failed todo call leaves it");
-  const other = trackResult(trackAssistant({ ...EMPTY_TRACK, todoSeen: "L1" }, calling({ id: "c", name: "bash", arguments: {} })), result("c", "bash"), "L2");
+  const other = trackResult(TOOL_TABLE, trackAssistant({ ...EMPTY_TRACK, todoSeen: "L1" }, calling({ id: "c", name: "bash", arguments: {} })), result("c", "bash"), "L2");
   assert.equal(other.todoSeen, "L1", "another tool never sets it");
 });
 
 test("reply: a codemode call is progress only through its nested calls: a list holding one call that is not a read", () => {
-  const run = (nestedCalls: unknown) => trackResult(trackAssistant(EMPTY_TRACK, calling({ id: "m", name: "codemode", arguments: {} })), result("m", "codemode", { nestedCalls })).progress;
+  const run = (nestedCalls: unknown) => trackResult(TOOL_TABLE, trackAssistant(EMPTY_TRACK, calling({ id: "m", name: "codemode", arguments: {} })), result("m", "codemode", { nestedCalls })).progress;
   assert.equal(run({ complete: true, calls: "read" }), false, "calls that are not a list");
   assert.equal(run({ complete: true, calls: [{ name: "read", arguments: {} }, { name: "edit", arguments: {} }] }), true, "one edit among reads");
   assert.equal(run({ complete: true, calls: [{ name: "read", arguments: {} }] }), false);

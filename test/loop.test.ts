@@ -6,9 +6,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_CONFIG } from "../src/config.ts";
-import type { Limits } from "../src/config.ts";
+import type { Limits } from "../src/core/types.ts";
 import { align, applyBlock, applyCommand, COMMANDS, countReply, decide, freshMemory, holdsEarlier, honourKept, limitReached, listKey, NO_EARLIER, parseCommand, settle, stopKind, toolReachable } from "../src/loop.ts";
-import type { BranchFacts, CommandFacts, DecideInput, Decision, ListState, Memory, Notice, Reason, ToolFacts, TurnFacts } from "../src/loop.ts";
+import type { BranchFacts, DecideInput, Decision, ListState, Memory, Notice, Reason, ToolFacts, TurnFacts } from "../src/core/types.ts";
+import type { CommandFacts } from "../src/loop.ts";
 import { describeReason } from "../src/core/text.ts";
 import type { ReplyFacts } from "../src/core/reply.ts";
 

@@ -68,9 +68,10 @@ type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 
 
 /**
  * The overloads of `PiLike["on"]` as `[event, handler]` pairs. Inference from overloads matches the last
- * ones, so a seventh overload would drop the first: the `onEvents` check below then fails.
+ * ones, so an eighth overload would drop the first: the `onEvents` check below then fails.
  */
 type OnOverloads<T> = T extends {
+  (event: infer E0, handler: infer H0): void;
   (event: infer E1, handler: infer H1): void;
   (event: infer E2, handler: infer H2): void;
   (event: infer E3, handler: infer H3): void;
@@ -78,7 +79,7 @@ type OnOverloads<T> = T extends {
   (event: infer E5, handler: infer H5): void;
   (event: infer E6, handler: infer H6): void;
 }
-  ? [E1, H1] | [E2, H2] | [E3, H3] | [E4, H4] | [E5, H5] | [E6, H6]
+  ? [E0, H0] | [E1, H1] | [E2, H2] | [E3, H3] | [E4, H4] | [E5, H5] | [E6, H6]
   : never;
 type PiLikeOn = OnOverloads<PiLike["on"]>;
 /** Our handler type for one event of `PiLike["on"]`. */
@@ -89,14 +90,15 @@ type AgentSettledHandler = HandlerOf<"agent_settled">;
 type SessionStartHandler = HandlerOf<"session_start">;
 type MessageStartHandler = HandlerOf<"message_start">;
 type SessionTreeHandler = HandlerOf<"session_tree">;
+type SessionShutdownHandler = HandlerOf<"session_shutdown">;
 type Handler = (...args: never[]) => unknown;
 
 type PiTool = Parameters<ExtensionAPI["registerTool"]>[0];
 
 const checks = {
-  // PiLike's `on` overloads are exactly these six events, each with a handler.
-  onEvents: true satisfies Same<PiLikeOn[0], "turn_end" | "context" | "agent_settled" | "session_start" | "message_start" | "session_tree">,
-  onHandlers: true satisfies Fits<[TurnEndHandler, ContextHandler, AgentSettledHandler, SessionStartHandler, MessageStartHandler, SessionTreeHandler], [Handler, Handler, Handler, Handler, Handler, Handler]>,
+  // PiLike's `on` overloads are exactly these seven events, each with a handler.
+  onEvents: true satisfies Same<PiLikeOn[0], "turn_end" | "context" | "agent_settled" | "session_start" | "message_start" | "session_tree" | "session_shutdown">,
+  onHandlers: true satisfies Fits<[TurnEndHandler, ContextHandler, AgentSettledHandler, SessionStartHandler, MessageStartHandler, SessionTreeHandler, SessionShutdownHandler], [Handler, Handler, Handler, Handler, Handler, Handler, Handler]>,
   // pi's events and contexts go into our handlers.
   turnEndEvent: true satisfies Fits<TurnEndEvent, TurnEndEventLike>,
   turnEndToolResults: true satisfies Fits<TurnEndEvent["toolResults"][number], ToolResultLike>,

@@ -16,26 +16,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import todoLoop from "../src/index.ts";
 import { align, applyBlock, applyCommand, decide, earlierFacts, filterMarkers, freshMemory, holdsEarlier, listKey, NO_EARLIER, NOTHING, settle } from "../src/loop.ts";
-import type {
-  BranchFacts,
-  Command,
-  DecideInput,
-  Decision,
-  ListState,
-  MarkerDraft,
-  Memory,
-  NoListWhy,
-  PendingStop,
-  Reason,
-  Settled,
-  StaleWhy,
-  ToolFacts,
-  TurnFacts,
-  Wait,
-  EarlierFacts,
-} from "../src/loop.ts";
-import type { Limits } from "../src/config.ts";
-import type { CallKind, SourceId } from "../src/sources/index.ts";
+import type { BranchFacts, DecideInput, Decision, ListState, MarkerDraft, Memory, NoListWhy, PendingStop, Reason, StaleWhy, ToolFacts, TurnFacts, Wait, EarlierFacts } from "../src/core/types.ts";
+import type { Command, Settled } from "../src/loop.ts";
+import type { Limits } from "../src/core/types.ts";
+import type { CallKind, SourceId } from "../src/core/types.ts";
 import type { ReplyFacts } from "../src/core/reply.ts";
 import { createBranchReader, readSnapshot } from "../src/state.ts";
 import type { BranchChange, Snapshot } from "../src/state.ts";

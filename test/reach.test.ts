@@ -10,8 +10,8 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_CONFIG } from "../src/config.ts";
-import type { Config } from "../src/config.ts";
-import type { Reason, StopRecord } from "../src/loop.ts";
+import type { Config } from "../src/core/types.ts";
+import type { Reason, StopRecord } from "../src/core/types.ts";
 import { createReach, runCommand } from "../src/io/notify.ts";
 import type { ReachIo } from "../src/io/notify.ts";
 import type { ContextLike, ModeLike } from "../src/core/pi-shapes.ts";

@@ -10,16 +10,21 @@ import { dirname, join } from "node:path";
 import { criogaidPiTodos, criogaidPiTodosTasks } from "../src/sources/criogaid-pi-todos.ts";
 import { ianPascoePiTodo } from "../src/sources/ian-pascoe-pi-todo.ts";
 import { SOURCES, sourceLabel, TODO_TOOL_NAMES } from "../src/sources/index.ts";
-import type { CallKind, SourceId, TodoList } from "../src/sources/index.ts";
+import type { CallKind, SourceId } from "../src/core/types.ts";
+import type { TodoList } from "../src/sources/index.ts";
 import { piExampleTodo } from "../src/sources/pi-example-todo.ts";
 import { quangthaiPiTodo } from "../src/sources/quangthai-pi-todo.ts";
 import { rpivTodo } from "../src/sources/rpiv-todo.ts";
 import { applyPlanReply, doneSteps, planMode, saysPlanComplete } from "../src/sources/plan-mode.ts";
-import { parseTasksFile, projectKey, readTasksFile, tasksFileCandidates, tintinwebPiTasks } from "../src/sources/tintinweb-pi-tasks.ts";
-import type { TasksFileWhere } from "../src/sources/tintinweb-pi-tasks.ts";
+import { parseTasksFile, tintinwebPiTasks } from "../src/sources/tintinweb-pi-tasks.ts";
+import { projectKey, readTasksFile as readTasksText, tasksFileCandidates } from "../src/io/tasks-file.ts";
+import type { TasksFileWhere } from "../src/io/tasks-file.ts";
+
+const readTasksFile = (where: TasksFileWhere) => readTasksText(where, parseTasksFile);
 import { zhushanwenPiTodo } from "../src/sources/zhushanwen-pi-todo.ts";
-import { readTasksFile as exportedReadTasksFile } from "../src/sources/index.ts";
-import { customData, idText, isRecord, readItems, successfulResult, successfulToolResult } from "../src/sources/types.ts";
+import { parseTasksFile as exportedParseTasksFile } from "../src/sources/index.ts";
+import { customData, idText, readItems, successfulResult, successfulToolResult } from "../src/sources/types.ts";
+import { isRecord } from "../src/core/record.ts";
 import { readList } from "../src/state.ts";
 import {
   criogaidResult,
@@ -875,7 +880,7 @@ test("tintinweb: an unreadable task file is reported as unreadable with its path
   } finally {
     dirs.cleanup();
   }
-  assert.equal(exportedReadTasksFile, readTasksFile, "exported from sources/index.ts");
+  assert.equal(exportedParseTasksFile, parseTasksFile, "exported from sources/index.ts");
 });
 
 test("tintinweb: nothing on the branch is its list; its results (no details) are unlabelled, Criogaid's (with details) are not its", () => {
@@ -926,6 +931,9 @@ test("shape decides: in every fixture only the fixture's own tool's adapter read
     "tintinweb-pi-tasks": [],
     // Session files written by earlier versions of this extension (`.jsonl`, read by the e2e upgrade test).
     "v0.1": ["rpiv-todo"],
+    // Not todo state: the layer test's tree, and the payloads of work in flight.
+    layers: [],
+    work: [],
   };
   const root = FIXTURES_DIR;
   let read = 0;

@@ -2,6 +2,7 @@
  * The branch reader (SPEC §9): every shared fixture, the rules for which entry wins, the anchor, the
  * spend and the loop's own footprints since it, the no-list reasons, and junk that must never throw.
  */
+import { TOOL_TABLE } from "../src/sources/index.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -19,8 +20,9 @@ import {
   vanishedTasks,
 } from "../src/state.ts";
 import type { Snapshot } from "../src/state.ts";
-import type { SourceId, TodoList } from "../src/sources/index.ts";
-import { MAX_READ_KEYS, readsOnly } from "../src/core/reply.ts";
+import type { SourceId } from "../src/core/types.ts";
+import type { TodoList } from "../src/sources/index.ts";
+import { MAX_READ_KEYS } from "../src/core/reply.ts";
 import { canonicalJson, hashText } from "../src/core/fingerprint.ts";
 import {
   assistant,
@@ -1474,7 +1476,7 @@ test("reply: every adapter declares its tool's read-only calls (list/get, TaskLi
     ["todo_read", {}],
     ["todoread", {}],
   ];
-  for (const [name, args] of reads) assert.equal(readsOnly(name, args), true, `${name} ${JSON.stringify(args)}`);
+  for (const [name, args] of reads) assert.equal(TOOL_TABLE.readsOnly(name, args), true, `${name} ${JSON.stringify(args)}`);
   const writes: readonly [string, unknown][] = [
     ["todo", { action: "create", subject: "x" }],
     ["todo", { action: "update", id: 1 }],
@@ -1488,7 +1490,7 @@ test("reply: every adapter declares its tool's read-only calls (list/get, TaskLi
     ["bash", { command: "ls" }],
     ["edit", {}],
   ];
-  for (const [name, args] of writes) assert.equal(readsOnly(name, args), false, `${name} ${JSON.stringify(args)}`);
+  for (const [name, args] of writes) assert.equal(TOOL_TABLE.readsOnly(name, args), false, `${name} ${JSON.stringify(args)}`);
 });
 
 test("reply: a codemode call is progress only through its nested calls: one not known to only read, or an incomplete record", () => {

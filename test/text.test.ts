@@ -5,9 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_CONFIG } from "../src/config.ts";
-import type { Limits } from "../src/config.ts";
+import type { Limits } from "../src/core/types.ts";
 import { freshMemory } from "../src/loop.ts";
-import type { ListState, Memory, Reason } from "../src/loop.ts";
+import type { ListState, Memory, Reason } from "../src/core/types.ts";
 import { describeNotice, describeReason, footerText, nudgeText, rereadNudgeText, secondsText, statusText, stopHeadline, stopLead, verifyingFooter } from "../src/core/text.ts";
 import type { StatusView } from "../src/core/text.ts";
 
@@ -367,7 +367,7 @@ test("transcript line English: a stop line is its reason, or just 'stopped' when
 // ---- 0.3: the first ten minutes ------------------------------------------------------------------------
 
 import { asSentence, blockResultText, commandReplyText, duration, NO_TODO_TOOL_TEXT, roundText } from "../src/core/text.ts";
-import type { StopKind } from "../src/loop.ts";
+import type { StopKind } from "../src/core/types.ts";
 import { forAll } from "./gen.ts";
 
 /** A stop announced since the last continuation, as a memory rebuilt from the branch has it (`last` unknown). */

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_CONFIG } from "../src/config.ts";
 import { freshMemory } from "../src/loop.ts";
-import type { Memory } from "../src/loop.ts";
+import type { Memory } from "../src/core/types.ts";
 import { verifyNudgeText } from "../src/core/text.ts";
 import { errorOf, judgeVerify, outputTail } from "../src/core/verify.ts";
 import { killAllVerifications, runVerification, TAIL_BYTES } from "../src/io/verify-process.ts";

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { align, freshMemory, NO_EARLIER, settle, stopKind } from "../src/loop.ts";
-import type { BranchFacts, Memory, Reason } from "../src/loop.ts";
+import type { BranchFacts, Memory, Reason } from "../src/core/types.ts";
 import { readSnapshot } from "../src/state.ts";
 import { describeReason } from "../src/core/text.ts";
 import { assistant, chain, control, customMessage, marker, stopRecord, task, todoResult, toolResult, user } from "./builders.ts";

@@ -1,11 +1,8 @@
 /**
  * Pure helpers for the busy-but-stuck brakes (SPEC §4.10): the canonical form of a tool call's
- * arguments, a reply's fingerprint as a short hash, and which calls pi itself knows to only read.
+ * arguments, and a reply's fingerprint as a short hash.
  * Strings in, strings out: no clock, no I/O, no imports.
  */
-
-/** pi's own tools that only read (the todo tools declare theirs in their adapters). */
-export const PI_READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read", "grep", "find", "ls"]);
 
 /** How deep canonical JSON follows nested objects before it writes a placeholder. */
 const MAX_DEPTH = 64;

@@ -214,6 +214,7 @@ export interface PiLike {
   on(event: "session_start", handler: (event: SessionStartEventLike, ctx: ContextLike) => Promise<void>): void;
   on(event: "message_start", handler: (event: MessageStartEventLike, ctx: ContextLike) => Promise<void>): void;
   on(event: "session_tree", handler: (event: SessionTreeEventLike, ctx: ContextLike) => Promise<void>): void;
+  on(event: "session_shutdown", handler: (event: unknown, ctx: ContextLike) => Promise<void>): void;
   registerTool(tool: ToolDefinitionLike): void;
   registerCommand(name: string, options: CommandOptionsLike): void;
   getActiveTools(): readonly string[];
@@ -231,7 +232,3 @@ export interface EventBusLike {
   emit(channel: string, data: unknown): void;
 }
 
-/** pi's `on("session_shutdown", …)`, kept apart from `PiLike` (every host has it; the fakes need not). */
-export interface ShutdownOnLike {
-  on(event: "session_shutdown", handler: (event: unknown, ctx: ContextLike) => Promise<void>): void;
-}

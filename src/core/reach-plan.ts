@@ -4,7 +4,7 @@
  * headless summary line and exit status. Pure: plain data in, plain data (and exact bytes) out; the
  * effects are in `notify.ts`, the English in `text.ts`.
  */
-import type { NotifySetting } from "../config.ts";
+import type { NotifySetting } from "./types.ts";
 import type { ModeLike } from "./pi-shapes.ts";
 
 /** What the rule reads of a stop: its record's kind (every 0.3 kind) and whether it was an abort. */

@@ -5,10 +5,10 @@
  * never a walk of the branch. Tool calls (on the assistant message, with their arguments) are matched to
  * their results by `toolCallId`. Never throws on any input.
  */
-import type { UnknownRecord } from "../sources/types.ts";
-import { isRecord } from "../sources/types.ts";
-import { SOURCES, TODO_TOOL_NAMES } from "../sources/index.ts";
-import { callPart, foldFingerprint, PI_READ_ONLY_TOOLS, readKey, textPart } from "./fingerprint.ts";
+import type { UnknownRecord } from "./record.ts";
+import { isRecord } from "./record.ts";
+import { callPart, foldFingerprint, readKey, textPart } from "./fingerprint.ts";
+import type { ToolTable } from "./tools.ts";
 
 /** What a finished reply says to the brakes. */
 export interface ReplyFacts {
@@ -46,24 +46,16 @@ export const MAX_READ_KEYS = 512;
 /** How many tool calls of one assistant message are matched to results. */
 const MAX_CALLS = 256;
 
-/** The name the block tool registers (state.ts names it too; kept here to avoid an import cycle). */
-const BLOCK_TOOL_NAME = "todo_loop_block";
 /** pi's tools that write files: a failed call of one changed nothing. */
 const WRITERS: ReadonlySet<string> = new Set(["edit", "write"]);
 
-/** Whether a call is known to only read: pi's read tools, the block tool, a todo tool's read calls. */
-export function readsOnly(name: string, args: unknown): boolean {
-  if (PI_READ_ONLY_TOOLS.has(name) || name === BLOCK_TOOL_NAME) return true;
-  return SOURCES.some((source) => source.readOnly?.(name, args) === true);
-}
-
 /** A codemode call is progress only through its nested calls: one not known to only read, or an incomplete record. */
-function codemodeProgress(message: UnknownRecord): boolean {
+function codemodeProgress(tools: ToolTable, message: UnknownRecord): boolean {
   const nested = message.nestedCalls;
   if (!isRecord(nested)) return false;
   if (nested.complete === false) return true;
   if (!Array.isArray(nested.calls)) return false;
-  return nested.calls.some((call) => !isRecord(call) || typeof call.name !== "string" || !readsOnly(call.name, call.arguments));
+  return nested.calls.some((call) => !isRecord(call) || typeof call.name !== "string" || !tools.readsOnly(call.name, call.arguments));
 }
 
 /** A result that is no error: not `isError`, no `details.error`, no `details.success === false`. */
@@ -119,7 +111,7 @@ export function trackAssistant(track: ReplyTrack, message: UnknownRecord): Reply
  * tool's read reads the list, so it is new only when the list differs from what the agent's newest todo
  * call under this message left (reading a list the agent just wrote, or any task of it, is re-reading).
  */
-export function trackResult(track: ReplyTrack, message: UnknownRecord, list = ""): ReplyTrack {
+export function trackResult(tools: ToolTable, track: ReplyTrack, message: UnknownRecord, list = ""): ReplyTrack {
   const id = message.toolCallId;
   const call = typeof id === "string" && id !== "" ? track.calls.find((pending) => pending.id === id) : undefined;
   const failed = failedResult(message);
@@ -131,12 +123,12 @@ export function trackResult(track: ReplyTrack, message: UnknownRecord, list = ""
   const running = foldFingerprint(track.running, callPart(call.name, call.args, failed));
   let progress: boolean;
   let readKeys = track.readKeys;
-  const todo = TODO_TOOL_NAMES.has(call.name);
+  const todo = tools.todoTools.has(call.name);
   if (call.name === "codemode") {
-    progress = codemodeProgress(message);
-  } else if (todo && readsOnly(call.name, call.args)) {
+    progress = codemodeProgress(tools, message);
+  } else if (todo && tools.readsOnly(call.name, call.args)) {
     progress = !failed && track.todoSeen !== list;
-  } else if (readsOnly(call.name, call.args)) {
+  } else if (tools.readsOnly(call.name, call.args)) {
     const key = readKey(call.name, call.args);
     progress = !readKeys.includes(key);
     if (progress) readKeys = readKeys.length >= MAX_READ_KEYS ? [...readKeys.slice(1), key] : [...readKeys, key];

@@ -2,8 +2,8 @@
  * Every sentence the extension shows a person or the model, from data: reasons, notices, the nudge,
  * the `/todoloop` report and the footer. Text that came from the model is sanitised before it is shown.
  */
-import type { Limits } from "../config.ts";
-import type { LimitKey, ListState, Memory, NoListWhy, Notice, Reason, StaleWhy, StopKind, VerifyErrorWhy, VerifyReason, Wait } from "../loop.ts";
+import type { Limits } from "./types.ts";
+import type { LimitKey, ListState, Memory, NoListWhy, Notice, Reason, StaleWhy, StopKind, VerifyErrorWhy, VerifyReason, Wait } from "./types.ts";
 import { assertNever, stopKind } from "../loop.ts";
 import { sanitize } from "./sanitize.ts";
 

@@ -3,9 +3,9 @@
  * what its result means — a verified stop, one continuation carrying its output, or a stop that needs the
  * person. Pure: plain data in, plain data out; the process itself is `verify-run.ts`, the words `text.ts`.
  */
-import type { Limits, VerifyEntry } from "../config.ts";
+import type { Limits, VerifyEntry } from "./types.ts";
 import { limitReached } from "../loop.ts";
-import type { DecideInput, ListState, MarkerDetails, Memory, Reason, VerifyErrorWhy, VerifyMemo } from "../loop.ts";
+import type { DecideInput, ListState, MarkerDetails, Memory, Reason, VerifyErrorWhy, VerifyMemo } from "./types.ts";
 import { cleanOutputLine } from "./sanitize.ts";
 
 /** What the runner reports; it decides nothing. */

@@ -2,12 +2,12 @@
  * The `todo_loop_block` tool: the agent's "I need a person" signal for the current human message
  * (SPEC §6). The wait is rebuilt from the tool's own result on the branch (`details.waiting`).
  */
-import { killSwitch } from "../config.ts";
+import { killSwitch } from "../io/paths.ts";
 import { applyBlock } from "../loop.ts";
 import { transcriptShown } from "./runtime.ts";
 import type { Runtime } from "./runtime.ts";
-import { isRecord } from "../sources/types.ts";
-import { BLOCK_TOOL } from "../state.ts";
+import { isRecord } from "../core/record.ts";
+import { BLOCK_TOOL } from "../core/tools.ts";
 import { blockResultText, sanitize } from "../core/text.ts";
 
 const REASON_CHARS = 500;

@@ -4,16 +4,17 @@
  * run really ended); `session_start` and `session_tree` read the session's pause and show the footer;
  * `context` applies `filterMarkers()`.
  */
-import { killSwitch, loadConfig, configPath } from "../config.ts";
+import { killSwitch, configPath } from "../io/paths.ts";
+import { loadConfig } from "../config.ts";
 import { decide, filterMarkers, freshMemory, settle } from "../loop.ts";
-import type { TurnFacts } from "../loop.ts";
+import type { TurnFacts } from "../core/types.ts";
 import type { ContextLike, EntryDraft, ToolResultLike, TurnEndEventLike, TurnEndResultLike, TurnOutcome } from "../core/pi-shapes.ts";
 import { askedQuestion, replyText } from "../core/question.ts";
 import { markerMessage, transcriptShown } from "./runtime.ts";
 import type { Runtime } from "./runtime.ts";
 import { SOURCES, TODO_TOOL_NAMES } from "../sources/index.ts";
-import type { CallKind } from "../sources/index.ts";
-import { isRecord } from "../sources/types.ts";
+import type { CallKind } from "../core/types.ts";
+import { isRecord } from "../core/record.ts";
 import { openCount, STOP_TYPE, vanishedTasks } from "../state.ts";
 import type { Snapshot } from "../state.ts";
 import { describeNotice, describeReason, sanitize } from "../core/text.ts";

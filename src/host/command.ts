@@ -4,12 +4,12 @@
  * may start a run with one marker.
  */
 import { existsSync } from "node:fs";
-import { configPath } from "../config.ts";
+import { configPath } from "../io/paths.ts";
 import { applyCommand, COMMANDS, parseCommand } from "../loop.ts";
 import type { Command, CommandFacts } from "../loop.ts";
 import { markerMessage } from "./runtime.ts";
 import type { ContextLike } from "../core/pi-shapes.ts";
-import { isRecord } from "../sources/types.ts";
+import { isRecord } from "../core/record.ts";
 import type { Facts, Runtime } from "./runtime.ts";
 import { sourceLabel } from "../sources/index.ts";
 import { CONTROL_TYPE } from "../state.ts";

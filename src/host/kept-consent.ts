@@ -5,7 +5,7 @@
  * after the boundaries, so the stop that run ended with is recorded first.
  */
 import { commandFacts } from "./command.ts";
-import { killSwitch } from "../config.ts";
+import { killSwitch } from "../io/paths.ts";
 import { honourKept } from "../loop.ts";
 import { markerMessage } from "./runtime.ts";
 import type { Runtime } from "./runtime.ts";

@@ -7,7 +7,7 @@
 import type { PiLike, SessionStartEventLike } from "../core/pi-shapes.ts";
 import type { Runtime } from "./runtime.ts";
 import { TODO_TOOL_NAMES } from "../sources/index.ts";
-import { isRecord } from "../sources/types.ts";
+import { isRecord } from "../core/record.ts";
 import { NO_TODO_TOOL_TEXT } from "../core/text.ts";
 
 export interface NoTodoToolFacts {

@@ -5,7 +5,7 @@
  * width it is given, measured in terminal columns.
  */
 import type { ComponentLike, PiLike, ThemeColorLike, ThemeLike } from "../core/pi-shapes.ts";
-import { isRecord } from "../sources/types.ts";
+import { isRecord } from "../core/record.ts";
 import { MARKER_TYPE, STOP_TYPE } from "../state.ts";
 import { commandName, continuationLine, sanitize, secondsText, stopLine } from "../core/text.ts";
 import type { ContinuationView } from "../core/text.ts";

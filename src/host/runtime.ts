@@ -3,12 +3,14 @@
  * the branch), gathering the facts a decision needs (config, kill switch, branch snapshot, list, tools),
  * and the few effects on pi's UI (notify, footer). Nothing here decides anything.
  */
-import { agentDir, configPath, killSwitch, loadConfig } from "../config.ts";
-import type { Config } from "../config.ts";
+import { agentDir, configPath, killSwitch } from "../io/paths.ts";
+import { loadConfig } from "../config.ts";
+import type { Config } from "../core/types.ts";
 import { align } from "../loop.ts";
-import type { BranchFacts, ListState, MarkerDraft, Memory, ToolFacts } from "../loop.ts";
+import type { BranchFacts, ListState, MarkerDraft, Memory, ToolFacts } from "../core/types.ts";
 import type { ContextLike, CustomMessageLike, NotifyType, PiLike } from "../core/pi-shapes.ts";
-import { readTasksFile, TODO_TOOL_NAMES } from "../sources/index.ts";
+import { parseTasksFile, TODO_TOOL_NAMES } from "../sources/index.ts";
+import { readTasksFile } from "../io/tasks-file.ts";
 import { createBranchReader, listState, MARKER_TYPE, sessionPaused } from "../state.ts";
 import type { BranchReader, Snapshot } from "../state.ts";
 import { createReach } from "../io/notify.ts";
@@ -155,7 +157,7 @@ export function createRuntime(pi: PiLike): Runtime {
    */
   function withFileList(snapshot: Snapshot, ctx: ContextLike): Snapshot {
     if (snapshot.list || snapshot.outOfDate) return snapshot;
-    const found = readTasksFile({ cwd: ctx.cwd, agentDir: agentDir(), sessionId: sessionId(ctx), env: process.env });
+    const found = readTasksFile({ cwd: ctx.cwd, agentDir: agentDir(), sessionId: sessionId(ctx), env: process.env }, parseTasksFile);
     if (!found) return snapshot;
     if (found.list === "unreadable") return { ...snapshot, outOfDate: "unreadable" };
     const open = found.list.tasks.some((task) => task.open);

@@ -4,10 +4,11 @@
  * own turn_end, where `ctx.signal` is the run's abort signal — and apply `judgeVerify()`: a verified
  * stop, one continuation carrying the output, or a stop that needs the person. No rule lives here.
  */
-import { approvalsPath, verifySetup } from "../io/approvals.ts";
+import { approvalsPath } from "../io/approvals.ts";
+import { verifySetup } from "./verify-setup.ts";
 import { killAllVerifications, runVerification } from "../io/verify-process.ts";
 import { settle } from "../loop.ts";
-import type { ContextLike, EntryDraft, PiLike, ShutdownOnLike, TurnEndEventLike, TurnEndResultLike } from "../core/pi-shapes.ts";
+import type { ContextLike, EntryDraft, PiLike, TurnEndEventLike, TurnEndResultLike } from "../core/pi-shapes.ts";
 import { transcriptShown } from "./runtime.ts";
 import type { Facts, Runtime } from "./runtime.ts";
 import { MARKER_TYPE, STOP_TYPE } from "../state.ts";
@@ -96,9 +97,7 @@ export async function verifyAtSettle(runtime: Runtime, ctx: ContextLike, event: 
 
 /** Session shutdown ends any verification still running. */
 export function registerVerifyShutdown(pi: PiLike): void {
-  const host = pi as unknown as Partial<ShutdownOnLike>;
-  if (typeof host.on !== "function") return;
-  host.on("session_shutdown", async () => {
+  pi.on("session_shutdown", async () => {
     killAllVerifications();
   });
 }

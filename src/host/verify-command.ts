@@ -3,10 +3,12 @@
  * showing the directory and the project's command JSON-escaped, then the approval is written) and
  * `verify forget` (this directory's approvals removed), plus the verification lines of `/todoloop`.
  */
-import { approvalsPath, approve, forget, projectFile, verifySetup } from "../io/approvals.ts";
-import type { VerifySetup } from "../io/approvals.ts";
-import { configPath, loadConfig } from "../config.ts";
-import type { Config } from "../config.ts";
+import { approvalsPath, approve, forget, projectFile } from "../io/approvals.ts";
+import { verifySetup } from "./verify-setup.ts";
+import type { VerifySetup } from "./verify-setup.ts";
+import { configPath } from "../io/paths.ts";
+import { loadConfig } from "../config.ts";
+import type { Config } from "../core/types.ts";
 import type { AutocompleteItemLike, ContextLike } from "../core/pi-shapes.ts";
 import type { Runtime } from "./runtime.ts";
 import { commandName, secondsText } from "../core/text.ts";

@@ -5,8 +5,8 @@
  * once-only announcement of config problems. What happens for which stop is `reach.ts`'s rule.
  */
 import { spawn } from "node:child_process";
-import type { Config } from "../config.ts";
-import type { Reason, StopRecord } from "../loop.ts";
+import type { Config } from "../core/types.ts";
+import type { Reason, StopRecord } from "../core/types.ts";
 import { stopKind } from "../loop.ts";
 import type { ContextLike, PiLike } from "../core/pi-shapes.ts";
 import { DETAIL_CHARS, exitStatus, headless, notificationBody, planReach, STOP_EVENT, terminalSequence } from "../core/reach-plan.ts";

@@ -10,8 +10,10 @@
  * `metadata._internal` is true are bookkeeping the tool hides; they are not tasks here either.
  */
 import type { SessionEntryLike, ToolResultLike } from "../core/pi-shapes.ts";
-import { customData, isRecord, readItems, successfulResult, successfulToolResult, readsByName } from "./types.ts";
-import type { CallKind, Task, TodoList, TodoSource } from "./types.ts";
+import { customData, readItems, successfulResult, successfulToolResult, readsByName } from "./types.ts";
+import { isRecord } from "../core/record.ts";
+import type { CallKind } from "../core/types.ts";
+import type { Task, TodoList, TodoSource } from "./types.ts";
 
 const OPEN = new Set(["pending", "in_progress"]);
 const STATUSES = new Set(["pending", "in_progress", "completed"]);

@@ -3,8 +3,10 @@
  * Its tool results carry just the affected task and are never read as the list.
  */
 import type { SessionEntryLike, ToolResultLike } from "../core/pi-shapes.ts";
-import { customData, idText, isRecord, readItems, successfulResult, readsByAction } from "./types.ts";
-import type { CallKind, Task, TodoList, TodoSource } from "./types.ts";
+import { customData, idText, readItems, successfulResult, readsByAction } from "./types.ts";
+import { isRecord } from "../core/record.ts";
+import type { CallKind } from "../core/types.ts";
+import type { Task, TodoList, TodoSource } from "./types.ts";
 
 const OPEN = new Set(["pending", "active"]);
 const STATUSES = new Set(["pending", "active", "completed"]);

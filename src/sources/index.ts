@@ -11,11 +11,14 @@ import { quangthaiPiTodo } from "./quangthai-pi-todo.ts";
 import { rpivTodo } from "./rpiv-todo.ts";
 import { tintinwebPiTasks } from "./tintinweb-pi-tasks.ts";
 import { zhushanwenPiTodo } from "./zhushanwen-pi-todo.ts";
-import type { SourceId, TodoSource } from "./types.ts";
+import type { SourceId } from "../core/types.ts";
+import { READ_ONLY_TOOLS } from "../core/tools.ts";
+import type { ToolTable } from "../core/tools.ts";
+import type { TodoSource } from "./types.ts";
 
-export type { CallKind, SourceId, Task, TodoList, TodoSource } from "./types.ts";
-export { parseTasksFile, readTasksFile } from "./tintinweb-pi-tasks.ts";
-export type { TasksFileWhere } from "./tintinweb-pi-tasks.ts";
+export type { CallKind, SourceId } from "../core/types.ts";
+export type { Task, TodoList, TodoSource } from "./types.ts";
+export { parseTasksFile } from "./tintinweb-pi-tasks.ts";
 
 export const SOURCES: readonly TodoSource[] = [
   rpivTodo,
@@ -42,3 +45,9 @@ const BY_ID: ReadonlyMap<SourceId, TodoSource> = new Map(SOURCES.map((source) =>
 export function sourceOf(id: SourceId): TodoSource | undefined {
   return BY_ID.get(id);
 }
+
+/** The one table of read-only calls: pi's reading tools and the block tool, and each adapter's own reads. */
+export const TOOL_TABLE: ToolTable = {
+  todoTools: TODO_TOOL_NAMES,
+  readsOnly: (name, args) => READ_ONLY_TOOLS.has(name) || SOURCES.some((source) => source.readOnly?.(name, args) === true),
+};

@@ -6,8 +6,11 @@
  * this tool's.
  */
 import type { SessionEntryLike, ToolResultLike } from "../core/pi-shapes.ts";
-import { idText, isRecord, readItems, successfulResult, successfulToolResult, readsByAction } from "./types.ts";
-import type { CallKind, Task, TodoList, TodoSource, UnknownRecord } from "./types.ts";
+import { idText, readItems, successfulResult, successfulToolResult, readsByAction } from "./types.ts";
+import { isRecord } from "../core/record.ts";
+import type { CallKind } from "../core/types.ts";
+import type { Task, TodoList, TodoSource } from "./types.ts";
+import type { UnknownRecord } from "../core/record.ts";
 
 const ACTIONS = new Set(["list", "add", "toggle", "clear"]);
 

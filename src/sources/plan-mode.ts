@@ -12,8 +12,10 @@
  *   never hides another tool's list.
  */
 import type { SessionEntryLike, ToolResultLike } from "../core/pi-shapes.ts";
-import { customData, isRecord, readItems } from "./types.ts";
-import type { CallKind, Task, TodoList, TodoSource } from "./types.ts";
+import { customData, readItems } from "./types.ts";
+import { isRecord } from "../core/record.ts";
+import type { CallKind } from "../core/types.ts";
+import type { Task, TodoList, TodoSource } from "./types.ts";
 
 export const PLAN_MODE_TYPE = "plan-mode";
 

@@ -4,8 +4,10 @@
  * action, so a clear cannot be told from finishing.
  */
 import type { SessionEntryLike, ToolResultLike } from "../core/pi-shapes.ts";
-import { customData, idText, isRecord, readItems, successfulResult, successfulToolResult, readsByName } from "./types.ts";
-import type { CallKind, Task, TodoList, TodoSource } from "./types.ts";
+import { customData, idText, readItems, successfulResult, successfulToolResult, readsByName } from "./types.ts";
+import { isRecord } from "../core/record.ts";
+import type { CallKind } from "../core/types.ts";
+import type { Task, TodoList, TodoSource } from "./types.ts";
 
 const OPEN = new Set(["pending", "in_progress"]);
 const STATUSES = new Set(["pending", "in_progress", "completed", "cancelled"]);

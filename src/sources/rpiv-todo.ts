@@ -5,8 +5,11 @@
  * calls: `details.action: "batch"` with `params.ops: [{ action, … }]`, classified by their ops.
  */
 import type { SessionEntryLike, ToolResultLike } from "../core/pi-shapes.ts";
-import { customData, idText, isRecord, readItems, successfulResult, successfulToolResult, readsByAction } from "./types.ts";
-import type { CallKind, Task, TodoList, TodoSource, UnknownRecord } from "./types.ts";
+import { customData, idText, readItems, successfulResult, successfulToolResult, readsByAction } from "./types.ts";
+import { isRecord } from "../core/record.ts";
+import type { CallKind } from "../core/types.ts";
+import type { Task, TodoList, TodoSource } from "./types.ts";
+import type { UnknownRecord } from "../core/record.ts";
 
 const OPEN = new Set(["pending", "in_progress"]);
 const STATUSES = new Set(["pending", "in_progress", "completed", "deleted", "deferred"]);

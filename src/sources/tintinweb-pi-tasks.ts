@@ -16,12 +16,11 @@
  *   `<agentDir>/tasks/sessions/--<cwd with / \ : as ->--/tasks-<sessionId>.json`, else
  *   `<cwd>/.pi/tasks/tasks-<sessionId>.json`; any other value (`project`) → `<cwd>/.pi/tasks/tasks.json`.
  */
-import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
 import type { SessionEntryLike, ToolResultLike } from "../core/pi-shapes.ts";
-import { idText, isRecord, readItems, readsByName } from "./types.ts";
-import type { CallKind, Task, TodoList, TodoSource } from "./types.ts";
+import { idText, readItems, readsByName } from "./types.ts";
+import { isRecord } from "../core/record.ts";
+import type { CallKind } from "../core/types.ts";
+import type { Task, TodoList, TodoSource } from "./types.ts";
 
 const TOOL_NAMES = ["TaskCreate", "TaskCreateMany", "TaskGet", "TaskList", "TaskUpdate"] as const;
 const TOOLS: ReadonlySet<string> = new Set(TOOL_NAMES);
@@ -72,82 +71,6 @@ export function parseTasksFile(text: string): TodoList | "unreadable" {
   if (!isRecord(data) || (data.nextId !== undefined && typeof data.nextId !== "number")) return "unreadable";
   const tasks = readItems(data.tasks, readTask);
   return tasks ? list(tasks) : "unreadable";
-}
-
-export interface TasksFileWhere {
-  readonly cwd: string;
-  readonly agentDir: string;
-  readonly sessionId: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-}
-
-/** The workspace's directory name, the way pi names it for its own session logs. */
-export function projectKey(cwd: string): string {
-  const path = resolve(cwd);
-  const trimmed = path.startsWith("/") || path.startsWith("\\") ? path.slice(1) : path;
-  return `--${trimmed.replace(/[/\\:]/g, "-")}--`;
-}
-
-function readConfig(path: string): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
-    return isRecord(parsed) ? { ...parsed } : {};
-  } catch {
-    return {};
-  }
-}
-
-/** `taskScope` as the tool resolves it: global config, then the project's, default "session". */
-function taskScope(where: TasksFileWhere): unknown {
-  const merged = { ...readConfig(join(where.agentDir, "tasks-config.json")), ...readConfig(join(where.cwd, ".pi", "tasks-config.json")) };
-  return merged.taskScope ?? "session";
-}
-
-/**
- * The files the tool may hold this session's list in, newest layout first. Empty when the list lives
- * only in memory.
- */
-export function tasksFileCandidates(where: TasksFileWhere): string[] {
-  const named = where.env.PI_TASKS;
-  if (named === "off") return [];
-  if (named !== undefined && named !== "") {
-    if (named.startsWith("/")) return [named];
-    if (named.startsWith(".")) return [resolve(where.cwd, named)];
-    const home = where.env.HOME ?? homedir();
-    return [join(where.agentDir, "tasks", `${named}.json`), join(home, ".pi", "tasks", `${named}.json`)];
-  }
-  const scope = taskScope(where);
-  if (scope === "memory") return [];
-  if (scope === "session") {
-    if (where.sessionId === "") return [];
-    const file = `tasks-${where.sessionId}.json`;
-    return [join(where.agentDir, "tasks", "sessions", projectKey(where.cwd), file), join(where.cwd, ".pi", "tasks", file)];
-  }
-  return [join(where.cwd, ".pi", "tasks", "tasks.json")];
-}
-
-/**
- * Reads the session's task file (read-only): the first candidate that exists wins. Undefined when no
- * file exists (never used, in memory only, or deleted after an automatic clear).
- */
-export function readTasksFile(where: TasksFileWhere): { list: TodoList | "unreadable"; path: string } | undefined {
-  let candidates: string[];
-  try {
-    candidates = tasksFileCandidates(where);
-  } catch {
-    return undefined;
-  }
-  for (const path of candidates) {
-    let text: string;
-    try {
-      text = readFileSync(path, "utf8");
-    } catch (error) {
-      if (isRecord(error) && (error.code === "ENOENT" || error.code === "ENOTDIR")) continue;
-      return { list: "unreadable", path };
-    }
-    return { list: parseTasksFile(text), path };
-  }
-  return undefined;
 }
 
 export const tintinwebPiTasks: TodoSource = {

@@ -3,17 +3,14 @@
  * An adapter recognises one tool's persisted state on the branch; it never throws and never guesses.
  */
 import type { SessionEntryLike, ToolResultLike } from "../core/pi-shapes.ts";
+import { isRecord } from "../core/record.ts";
+import type { UnknownRecord } from "../core/record.ts";
+import type { CallKind, SourceId } from "../core/types.ts";
 
-export type SourceId =
-  | "rpiv-todo"
-  | "ian-pascoe-pi-todo"
-  | "pi-example-todo"
-  | "quangthai-pi-todo"
-  | "criogaid-pi-todos"
-  | "criogaid-pi-todos-tasks"
-  | "zhushanwen-pi-todo"
-  | "plan-mode"
-  | "tintinweb-pi-tasks";
+export type { CallKind, SourceId } from "../core/types.ts";
+export { isRecord } from "../core/record.ts";
+export type { UnknownRecord } from "../core/record.ts";
+
 
 /** One task as every source reads: deleted tasks (tombstones) are never tasks. */
 export interface Task {
@@ -38,8 +35,6 @@ export interface TodoList {
   readonly none?: true;
 }
 
-/** What one successful todo call did, for the "list emptied" warnings. */
-export type CallKind = "delete" | "clear" | "complete" | "other" | "unlabelled";
 
 export interface TodoSource {
   readonly id: SourceId;
@@ -85,11 +80,6 @@ export interface TodoSource {
   readonly readOnly?: (name: string, args: unknown) => boolean;
 }
 
-export type UnknownRecord = { readonly [key: string]: unknown };
-
-export function isRecord(value: unknown): value is UnknownRecord {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** The tool result an entry holds, when it is a successful one: errored and rejected calls are never state. */
 export function successfulToolResult(entry: SessionEntryLike): { toolName: string; details: UnknownRecord } | undefined {

@@ -6,8 +6,11 @@
  * are read the way it reads them; `cancelled` is closed; any other status is not this shape.
  */
 import type { SessionEntryLike, ToolResultLike } from "../core/pi-shapes.ts";
-import { idText, isRecord, readItems, successfulResult, successfulToolResult, readsByAction } from "./types.ts";
-import type { CallKind, Task, TodoList, TodoSource, UnknownRecord } from "./types.ts";
+import { idText, readItems, successfulResult, successfulToolResult, readsByAction } from "./types.ts";
+import { isRecord } from "../core/record.ts";
+import type { CallKind } from "../core/types.ts";
+import type { Task, TodoList, TodoSource } from "./types.ts";
+import type { UnknownRecord } from "../core/record.ts";
 
 /** Every status any release wrote, and whether the tool treats it as unfinished. */
 const STATUS_OPEN: ReadonlyMap<string, boolean> = new Map([

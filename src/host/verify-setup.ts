@@ -1,0 +1,89 @@
+/**
+ * Where the verification command comes from (SPEC §8): the user's file, or a project's
+ * `<cwd>/.pi/todo-loop.json` whose exact command the person approved for this real directory. This
+ * gathers the facts — the project file, the approvals, whether pi trusts the project — and the rule,
+ * `chooseVerify()` in `core/verify.ts`, chooses.
+ */
+import { homedir } from "node:os";
+import { parseVerify } from "../config.ts";
+import type { Config, VerifyEntry } from "../core/types.ts";
+import { chooseVerify } from "../core/verify.ts";
+import type { VerifyChoice } from "../core/verify.ts";
+import { approvalsPath, projectFile, readApprovals, realDir } from "../io/approvals.ts";
+import { readRegularFile } from "../io/files.ts";
+
+/** What a project's `.pi/todo-loop.json` proposes: `verify` only; any other key is a problem, ignored. */
+export interface ProjectVerify {
+  readonly entry: Omit<VerifyEntry, "dir"> | undefined;
+  readonly problems: readonly string[];
+}
+
+export function readProjectVerify(cwd: string): ProjectVerify {
+  const path = projectFile(cwd);
+  const read = readRegularFile(path);
+  if (read.kind === "missing") return { entry: undefined, problems: [] };
+  if (read.kind === "problem") return { entry: undefined, problems: [`${path}: ${read.why}; no project command`] };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(read.text.replace(/^\uFEFF/, ""));
+  } catch {
+    return { entry: undefined, problems: [`${path}: invalid JSON; no project command`] };
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { entry: undefined, problems: [`${path}: must hold a JSON object; no project command`] };
+  const problems: string[] = [];
+  const record = raw as { readonly [key: string]: unknown };
+  for (const key of Object.keys(record)) {
+    if (key !== "verify") problems.push(`${path}: only verify is read from a project file; ${JSON.stringify(key.slice(0, 40))} ignored`);
+  }
+  const parsed: string[] = [];
+  const [first] = parseVerify(record.verify, parsed, false);
+  for (const problem of parsed) problems.push(`${path}: ${problem}`);
+  return { entry: first && { command: first.command, timeoutMinutes: first.timeoutMinutes, maxRuns: first.maxRuns }, problems };
+}
+
+/** Everything known about verification in this directory: the choice, and what `/todoloop` shows. */
+export interface VerifySetup {
+  readonly choice: VerifyChoice;
+  readonly realDir: string;
+  readonly project: Omit<VerifyEntry, "dir"> | undefined;
+  readonly approval: "approved" | "changed" | "none";
+  readonly trusted: boolean;
+  readonly problems: readonly string[];
+}
+
+function trustedOf(isProjectTrusted: (() => boolean) | undefined): boolean {
+  if (typeof isProjectTrusted !== "function") return true;
+  try {
+    return isProjectTrusted() !== false;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads the project file and the approvals for `cwd` and chooses the command (SPEC §8). */
+export function verifySetup(cwd: string, config: Config, isProjectTrusted: (() => boolean) | undefined, path: string = approvalsPath()): VerifySetup {
+  const real = realDir(cwd);
+  const project = readProjectVerify(cwd);
+  const problems = [...project.problems];
+  let approval: VerifySetup["approval"] = "none";
+  if (project.entry) {
+    const approvals = readApprovals(path);
+    if (approvals.problem) problems.push(approvals.problem);
+    const mine = approvals.approved.filter((entry) => entry.dir === real);
+    if (mine.some((entry) => entry.command === project.entry?.command)) approval = "approved";
+    else if (mine.length > 0) approval = "changed";
+  }
+  const trusted = trustedOf(isProjectTrusted);
+  const choice = chooseVerify({
+    user: config.verify,
+    cwds: cwd === real ? [cwd] : [cwd, real],
+    home: homedir(),
+    project: project.entry,
+    approval,
+    trusted,
+  });
+  if (project.entry && choice.kind === "refused" && choice.why === "hidden-characters") {
+    problems.push(`${projectFile(cwd)}: the command holds control, format or bidi characters; refused`);
+  }
+  return { choice, realDir: real, project: project.entry, approval, trusted, problems };
+}

@@ -1,0 +1,65 @@
+/**
+ * Reading the files a person or a repository controls (SPEC §10): only a regular file is read, and at
+ * most 1 MiB of it. A FIFO, a device such as `/dev/stdin` or `/dev/zero`, a socket or a directory —
+ * directly or through a link — is a problem line, never an open that waits or a read that never ends.
+ * The file is opened without blocking and checked on the open descriptor, so it cannot be swapped
+ * between the check and the read.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+
+/** The most this extension reads of any one file. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+export type FileRead =
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "missing" }
+  | { readonly kind: "problem"; readonly why: string };
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const code: unknown = Reflect.get(error, "code");
+  return typeof code === "string" ? code : undefined;
+}
+
+function whatItIs(stats: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isFIFO()) return "a FIFO";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+/** Reads a regular file as UTF-8 (at most `maxBytes`); a missing file is `missing`, anything else wrong a `problem`. */
+export function readRegularFile(path: string, maxBytes: number = MAX_FILE_BYTES): FileRead {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0));
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
+    return { kind: "problem", why: `cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})` };
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return { kind: "problem", why: `is ${whatItIs(stats)}, not a regular file; not read` };
+    if (stats.size > maxBytes) return { kind: "problem", why: `is larger than ${maxBytes === MAX_FILE_BYTES ? "1 MiB" : `${maxBytes} bytes`}; not read` };
+    const buffer = Buffer.alloc(Math.min(stats.size, maxBytes) + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    // The file grew past the cap between the size check and the read.
+    if (length > maxBytes) return { kind: "problem", why: `is larger than ${maxBytes === MAX_FILE_BYTES ? "1 MiB" : `${maxBytes} bytes`}; not read` };
+    return { kind: "text", text: buffer.subarray(0, length).toString("utf8") };
+  } catch (error) {
+    return { kind: "problem", why: `cannot be read (${errorCode(error) ?? (error instanceof Error ? error.message : String(error))})` };
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {
+      // Already closed: nothing to release.
+    }
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The folders show the layers (SPEC §2): every import of every file under src/ is read, and a layer that
+ * imports one it must not fails here, naming the file, the line and the rule.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+type Layer = "core" | "reader" | "config" | "sources" | "work" | "io" | "host";
+
+/** Which layer a file under src/ belongs to, by its path relative to src/. */
+export function layerOf(path: string): Layer {
+  const parts = path.split(/[\\/]/);
+  if (parts.length === 1) {
+    if (path === "loop.ts") return "core";
+    if (path === "state.ts") return "reader";
+    if (path === "config.ts") return "config";
+    return "host"; // index.ts
+  }
+  const folder = parts[0];
+  if (folder === "core" || folder === "sources" || folder === "work" || folder === "io" || folder === "host") return folder;
+  return "host";
+}
+
+/** The layers a layer may import from; `node` stands for `node:` built-ins. Packages are never allowed. */
+const ALLOWED: Readonly<Record<Layer, ReadonlySet<Layer | "node">>> = {
+  core: new Set(["core"]),
+  sources: new Set(["core", "sources"]),
+  work: new Set(["core", "work"]),
+  reader: new Set(["core", "sources", "work", "reader"]),
+  io: new Set(["core", "io", "node"]),
+  config: new Set(["core", "io", "config", "node"]),
+  host: new Set(["core", "reader", "config", "sources", "work", "io", "host", "node"]),
+};
+
+export interface Violation {
+  readonly file: string;
+  readonly line: number;
+  readonly specifier: string;
+  readonly why: string;
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^"';]*?\sfrom\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+/** Every import specifier of a source text with its line number (static, re-exports and dynamic). */
+export function importsOf(text: string): { specifier: string; line: number }[] {
+  const found: { specifier: string; line: number }[] = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const specifier = match[1] ?? match[2];
+    if (specifier === undefined) continue;
+    const offset = (match.index ?? 0) + match[0].indexOf(specifier);
+    found.push({ specifier, line: text.slice(0, offset).split("\n").length });
+  }
+  return found;
+}
+
+/** The violations of the layer rule in the tree rooted at `srcDir`. */
+export function violations(srcDir: string): Violation[] {
+  const out: Violation[] = [];
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? walk(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : [],
+    );
+  for (const path of walk(srcDir)) {
+    const file = relative(srcDir, path).split(sep).join("/");
+    const layer = layerOf(file);
+    for (const { specifier, line } of importsOf(readFileSync(path, "utf8"))) {
+      let target: Layer | "node";
+      if (specifier.startsWith("node:")) target = "node";
+      else if (specifier.startsWith(".")) {
+        const resolved = relative(srcDir, resolve(dirname(path), specifier)).split(sep).join("/");
+        if (resolved.startsWith("..")) {
+          out.push({ file, line, specifier, why: "imports from outside src/" });
+          continue;
+        }
+        target = layerOf(resolved);
+      } else {
+        out.push({ file, line, specifier, why: "imports a package (no runtime dependencies; pi's types are structural in core/pi-shapes.ts)" });
+        continue;
+      }
+      if (!ALLOWED[layer].has(target)) out.push({ file, line, specifier, why: `${layer} may not import ${target === "node" ? "node: built-ins" : target}` });
+    }
+  }
+  return out;
+}
+
+const describe = (list: readonly Violation[]): string => list.map((v) => `${v.file}:${v.line} ${v.specifier}: ${v.why}`).join("\n");
+
+test("layers: no file under src/ imports a layer it must not", () => {
+  const found = violations(join(ROOT, "src"));
+  assert.equal(found.length, 0, describe(found));
+});
+
+test("layers: a core file that imports node:fs is caught, with the file, line and rule", () => {
+  const found = violations(join(ROOT, "test", "fixtures", "layers", "src"));
+  assert.deepEqual(
+    found.map((v) => `${v.file}:${v.line} ${v.specifier}: ${v.why}`).sort(),
+    [
+      "core/bad.ts:2 node:fs: core may not import node: built-ins",
+      "core/bad.ts:3 ../host/wiring.ts: core may not import host",
+      "io/files.ts:2 ../sources/a.ts: io may not import sources",
+      "sources/a.ts:1 ../io/files.ts: sources may not import io",
+      "work/w.ts:1 some-package: imports a package (no runtime dependencies; pi's types are structural in core/pi-shapes.ts)",
+    ],
+  );
+});
+
+test("layers: each top-level file and folder has its layer", () => {
+  assert.equal(layerOf("loop.ts"), "core");
+  assert.equal(layerOf("state.ts"), "reader");
+  assert.equal(layerOf("config.ts"), "config");
+  assert.equal(layerOf("index.ts"), "host");
+  assert.equal(layerOf("core/types.ts"), "core");
+  assert.equal(layerOf("work/x.ts"), "work");
+  assert.equal(layerOf("io/notify.ts"), "io");
+});
+
+test("layers: imports are read in every form: type-only, re-exports, dynamic, multi-line", () => {
+  const text = 'import type { A } from "./a.ts";\nexport { b } from "./b.ts";\nconst c = await import("./c.ts");\nimport {\n  d,\n} from "./d.ts";\nexport * from "./e.ts";\n';
+  assert.deepEqual(importsOf(text).map((i) => `${i.line}:${i.specifier}`), ["1:./a.ts", "2:./b.ts", "3:./c.ts", "6:./d.ts", "7:./e.ts"]);
+});
