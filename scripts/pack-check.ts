@@ -61,7 +61,7 @@ const FORBIDDEN = ["test/", "node_modules/", "scripts/", ".ci/", ".tmp/", ".comp
 /** The README's picture: wherever the packaged README is shown (a registry page, pi's gallery) its first image must load. */
 const README_PICTURE = "docs/screenshot.svg";
 const FORBIDDEN_FILES = ["package-lock.json"];
-const TOP_LEVEL = ["package.json", "README.md", "LICENSE", "CHANGELOG.md"];
+const TOP_LEVEL = ["package.json", "README.md", "LICENSE", "CHANGELOG.md", "index.ts"];
 const ALLOWED_DIRS = ["src/", "docs/"];
 
 /** Dry-run warnings that say nothing about the package: a check run is not logged in to the registry. */
@@ -112,7 +112,7 @@ function main(): number {
   const keywords = Array.isArray(manifest.keywords) ? manifest.keywords : [];
   check(keywords.includes("pi-package"), 'package.json: keywords must include "pi-package" (pi\'s package gallery lists it by that)');
   const pi = isRecord(manifest.pi) ? manifest.pi : {};
-  check(isDeepStrictEqual(pi.extensions, ["./src/index.ts"]), `package.json: pi.extensions must be ["./src/index.ts"] (got ${JSON.stringify(pi.extensions)})`);
+  check(isDeepStrictEqual(pi.extensions, ["./index.ts"]), `package.json: pi.extensions must be ["./index.ts"] (got ${JSON.stringify(pi.extensions)})`);
   const engines = isRecord(manifest.engines) ? manifest.engines : {};
   check(engines.node === ">=22.19", `package.json: engines.node must be ">=22.19" (got ${JSON.stringify(engines.node)})`);
   check(!("dependencies" in manifest), `package.json: no "dependencies" allowed (the extension runs on pi and Node alone; got ${JSON.stringify(manifest.dependencies)})`);
