@@ -295,6 +295,8 @@ test("two entries of pi's list are limits that reset: the ChatGPT subscription's
   assert.equal(classifyLimit(openai(429, { code: "subscription_sharing_usage_limit_exceeded", message: "x" }), undefined).kind, "limit");
   assert.equal(classifyLimit(openai(429, { code: "1308", message: "x" }), undefined).kind, "limit");
   assert.equal(classifyLimit(`429 {"error":{"code":1308,"message":"x"}}`, undefined).kind, "limit");
+  // Z.ai's mainland endpoint words it in Chinese; relayed without its status only the code tells.
+  assert.equal(classifyLimit(`{"error":{"code":"1308","message":"已达到 5 小时的使用上限。您的限额将在 2026-09-12 00:35:41 重置。"}}`, undefined).kind, "limit");
   // A 1308 that is part of a longer number, or not a 429 nor a code, is nothing.
   assert.equal(classifyLimit(openai(400, { code: "13080", message: "bad request" }), undefined).kind, "other");
 });
