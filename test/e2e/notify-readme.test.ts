@@ -1,8 +1,8 @@
 /**
- * The README's "When it needs you" examples, run as written: each `notifyCommand` block of that section
- * is the config of a real `pi -p` run that ends on an idle stop, with a stub `notify-send`, `curl` and
- * `terminal-notifier` first on PATH that record the arguments and stdin they were given. And the CI use
- * of `exitCode` with several prompts: the last run decides.
+ * The `notifyCommand` examples of docs/notifications.md, run as written: each is the config of a real
+ * `pi -p` run that ends on an idle stop, with a stub `notify-send`, `curl` and `terminal-notifier` first
+ * on PATH that record the arguments and stdin they were given. And the page's CI use of `exitCode` with
+ * several prompts: the last run decides.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -16,13 +16,9 @@ const IDLE_SCRIPT: ScriptStep[] = [PLAN_TWO, say("Stopping here."), say("Still s
 const IDLE_REASON = "stopped: the agent stopped 3 times in a row without doing anything";
 const STUBS = ["notify-send", "curl", "terminal-notifier"] as const;
 
-/** The JSON blocks of the README's "When it needs you" section that set `notifyCommand`. */
-function readmeExamples(): Map<string, unknown> {
-  const readme = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
-  const start = readme.indexOf("\n## When it needs you\n");
-  assert.ok(start >= 0, "the README has a \"When it needs you\" section");
-  const end = readme.indexOf("\n## ", start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
+/** The JSON blocks of docs/notifications.md that set `notifyCommand`. */
+function pageExamples(): Map<string, unknown> {
+  const section = readFileSync(join(PACKAGE_ROOT, "docs", "notifications.md"), "utf8");
   const examples = new Map<string, unknown>();
   for (const match of section.matchAll(/```json\n([\s\S]*?)\n```/g)) {
     const config = JSON.parse(match[1] ?? "") as { notifyCommand?: string[] };
@@ -53,8 +49,8 @@ function recorded(box: Sandbox, name: string): { argv: string[]; stdin: string }
   return { argv: readFileSync(argv, "utf8").split("\n").slice(0, -1), stdin: readFileSync(join(box.root, `${name}.stdin`), "utf8") };
 }
 
-test("README: the notify-send, curl and terminal-notifier examples, run as written against stubs of those names on PATH, get the stop", { timeout }, async (t) => {
-  const examples = readmeExamples();
+test("docs/notifications.md: the notify-send, curl and terminal-notifier examples, run as written against stubs of those names on PATH, get the stop", { timeout }, async (t) => {
+  const examples = pageExamples();
   assert.deepEqual([...examples.keys()].sort(), [...STUBS].sort());
   const boxes = [...examples].map(([name, config]) => ({ name, box: sandbox({ script: IDLE_SCRIPT, config }) }));
   try {
