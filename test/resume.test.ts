@@ -61,6 +61,15 @@ test("every end a death leaves is read as such", () => {
   assert.equal(tail(...chain(HUMAN, ended("error", "529 overloaded"))).end, "errored");
 });
 
+test("pi's retries leave several errored replies in one run: the newest decides", () => {
+  const limit = '429 {"type":"error","error":{"type":"rate_limit_error","message":"x"}}';
+  const retried = chain(HUMAN, ended("error", limit), ended("error", limit), ended("error", limit));
+  assert.deepEqual(readTail(retried), { end: "errored", outcomeRecorded: false });
+  assert.deepEqual(decideResume(facts(readTail(retried))), { kind: "ask", cause: "died", open: 2, total: 5 });
+  const thenWaited = [...retried, limitWait("2026-01-05T15:20:00.000Z")];
+  assert.deepEqual(decideResume(facts(readTail(thenWaited))), { kind: "rearm", resumeAtMs: Date.UTC(2026, 0, 5, 15, 20) });
+});
+
 test("what a finished run leaves is read as such", () => {
   assert.equal(tail(...chain(HUMAN, assistant())).end, "reply");
   assert.equal(tail(...chain(HUMAN, ended("length"))).end, "reply");

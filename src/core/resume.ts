@@ -5,8 +5,7 @@
  * shows the dialog or the notify and arms the timer. The English is at the end of this file until it
  * moves to text.ts.
  */
-import { parseTime } from "./limit-wait.ts";
-import { MAX_LIMIT_WAIT_CEILING_MINUTES } from "./limit-wait.ts";
+import { MAX_LIMIT_WAIT_CEILING_MINUTES, parseTime } from "./limit-wait.ts";
 import type { ModeLike } from "./pi-shapes.ts";
 
 /** The entry types the loop writes (the same strings as the branch reader's). */
