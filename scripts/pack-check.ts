@@ -1,10 +1,15 @@
 /**
  * `npm run pack:check`: what `npm publish` would ship. Runs `npm pack --dry-run --json` and checks the
- * file list (every source file and doc on disk is in, nothing of the workshop is) and the manifest
- * fields pi and npm rely on; checks that CHANGELOG.md is in pi's format with a `## [version] - date`
- * heading for `package.json`'s version (scripts/changelog.ts); runs `npm publish --dry-run` and fails
- * on any npm warning or error but the expected "requires you to be logged in … (dry-run)". Prints a
- * short summary; exits non-zero on any failure.
+ * file list (every source file and user doc on disk is in; nothing of the workshop is, docs/dev/ included)
+ * and the manifest fields pi and npm rely on; checks the docs' budgets and links (scripts/docs-check.ts:
+ * README.md ≤ 12,000 characters, each shipped docs/*.md ≤ 10,000, README plus shipped docs ≤ 45,000,
+ * AGENTS.md ≤ 12,000); checks that CHANGELOG.md is in pi's format with a `## [version] - date` heading
+ * for `package.json`'s version (scripts/changelog.ts); runs `npm publish --dry-run` and fails on any npm
+ * warning or error but the expected "requires you to be logged in … (dry-run)". Prints a short summary
+ * with the docs' sizes; exits non-zero on any failure, naming the file and the budget it broke.
+ *
+ * `--root <dir>` checks another copy of the tree; `--docs` runs only the file list's docs part, the
+ * budgets and the links (no `npm publish`, no network).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -12,8 +17,12 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { changelogProblems } from "./changelog.ts";
+import { checkDocs, docsSummary } from "./docs-check.ts";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const ARGS = process.argv.slice(2);
+const ROOT_FLAG = ARGS.indexOf("--root");
+const ROOT = ROOT_FLAG >= 0 && ARGS[ROOT_FLAG + 1] ? resolve(ARGS[ROOT_FLAG + 1] ?? ".") : resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const DOCS_ONLY = ARGS.includes("--docs");
 
 type Json = { readonly [key: string]: unknown };
 
@@ -57,7 +66,7 @@ function packedFiles(): { files: string[]; size: number; unpacked: number; name:
   };
 }
 
-const FORBIDDEN = ["test/", "node_modules/", "scripts/", ".ci/", ".tmp/", ".compat/", ".release/", ".git/"];
+const FORBIDDEN = ["test/", "node_modules/", "scripts/", ".ci/", ".tmp/", ".compat/", ".release/", ".git/", "docs/dev/"];
 /** The README's picture: wherever the packaged README is shown (a registry page, pi's gallery) its first image must load. */
 const README_PICTURE = "docs/screenshot.svg";
 const FORBIDDEN_FILES = ["package-lock.json"];
@@ -109,6 +118,16 @@ function main(): number {
     process.stderr.write("pack:check: package.json is not a JSON object\n");
     return 1;
   }
+  if (DOCS_ONLY) {
+    const report = checkDocs(ROOT, packedFiles().files, manifest);
+    process.stdout.write(`pack:check --docs ${ROOT}\n${docsSummary(report)}`);
+    if (report.failures.length > 0) {
+      process.stdout.write(`FAILED (${report.failures.length}):\n${report.failures.map((failure) => `  - ${failure}`).join("\n")}\n`);
+      return 1;
+    }
+    process.stdout.write("OK: docs budgets, links, and docs/dev/ not shipped\n");
+    return 0;
+  }
   const keywords = Array.isArray(manifest.keywords) ? manifest.keywords : [];
   check(keywords.includes("pi-package"), 'package.json: keywords must include "pi-package" (pi\'s package gallery lists it by that)');
   const pi = isRecord(manifest.pi) ? manifest.pi : {};
@@ -130,7 +149,7 @@ function main(): number {
   const inTarball = new Set(packed.files);
 
   const sources = filesOnDisk("src", (name) => name.endsWith(".ts"));
-  const docs = filesOnDisk("docs", () => true);
+  const docs = filesOnDisk("docs", (name) => name.split(sep)[0] !== "dev");
   check(docs.includes(README_PICTURE), `${README_PICTURE} is missing on disk (the README shows it first)`);
   check(sources.includes("src/index.ts"), "src/index.ts is missing on disk");
   check(docs.length > 0, "docs/ holds no file on disk");
@@ -145,6 +164,9 @@ function main(): number {
     }
   }
 
+  const docsReport = checkDocs(ROOT, packed.files, manifest);
+  failures.push(...docsReport.failures);
+
   const name = typeof manifest.name === "string" ? manifest.name : "?";
   const dryRun = publishDryRun();
   check(dryRun.code === 0, `npm publish --dry-run exited ${dryRun.code}`);
@@ -158,6 +180,7 @@ function main(): number {
       `  src: ${packed.files.filter((file) => file.startsWith("src/")).length} of ${sources.length} .ts files on disk; ` +
       `docs: ${packed.files.filter((file) => file.startsWith("docs/")).length} of ${docs.length}; ` +
       `top level: ${packed.files.filter((file) => !file.includes("/")).join(", ")}\n` +
+      docsSummary(docsReport) +
       `  CHANGELOG.md: ${changelogProblems(changelog, version).length === 0 ? `"## [${version}]" present, format ok` : "problems below"}\n` +
       `  npm publish --dry-run: ${dryRun.id || "?"}, ${dryRun.files.length} files, ${dryRun.target || "no target printed"}; ` +
       `${dryRun.unexpected.length} unexpected warnings, ${dryRun.expected} expected (not logged in)\n`,
@@ -166,7 +189,7 @@ function main(): number {
     process.stdout.write(`FAILED (${failures.length}):\n${failures.map((failure) => `  - ${failure}`).join("\n")}\n`);
     return 1;
   }
-  process.stdout.write("OK: manifest (pi-package, pi.extensions, engines.node, no dependencies), file list, CHANGELOG heading and publish dry-run as expected\n");
+  process.stdout.write("OK: manifest (pi-package, pi.extensions, engines.node, no dependencies, repository, homepage), file list (docs/dev/ not shipped), docs budgets and links, CHANGELOG heading and publish dry-run as expected\n");
   return 0;
 }
 
