@@ -19,6 +19,8 @@ import { openCount, STOP_TYPE, vanishedTasks } from "../state.ts";
 import type { Snapshot } from "../state.ts";
 import { describeNotice, describeReason, sanitize } from "../core/text.ts";
 import { registerVerifyShutdown, verifyAtSettle } from "./verify-boundary.ts";
+import { readProjectVerify } from "./verify-setup.ts";
+import { projectFile } from "../io/approvals.ts";
 
 const OUTCOMES: ReadonlySet<unknown> = new Set(["completed", "error", "aborted"]);
 /** How much of a question the wait reason keeps. */
@@ -26,6 +28,15 @@ const QUESTION_CHARS = 200;
 
 export function registerBoundaries(runtime: Runtime): void {
   const { pi } = runtime;
+
+  /** The user file's problems and the project file's (its ignored keys, a FIFO, …), each announced once per set (SPEC §8). */
+  function announceProblems(ctx: ContextLike, userProblems: readonly string[]): void {
+    runtime.reach.problems(ctx, configPath(), userProblems);
+    const file = projectFile(ctx.cwd);
+    const prefix = `${file}: `;
+    const project = readProjectVerify(ctx.cwd).problems.map((problem) => (problem.startsWith(prefix) ? problem.slice(prefix.length) : problem));
+    runtime.reach.projectProblems(ctx, file, project);
+  }
 
   async function onTurnEnd(event: TurnEndEventLike, ctx: ContextLike): Promise<TurnEndResultLike | undefined> {
     if (killSwitch(ctx.cwd)) {
@@ -39,7 +50,7 @@ export function registerBoundaries(runtime: Runtime): void {
     if (!Array.isArray(event.entries) || typeof event.continue !== "boolean") return undefined;
     if (!isRecord(event.context) || !Array.isArray(event.context.pendingMessages)) return undefined;
     const facts = runtime.gather(ctx);
-    runtime.reach.problems(ctx, configPath(), facts.problems);
+    announceProblems(ctx, facts.problems);
     const decision = decide({
       memory: facts.session.memory,
       branchSwitched: facts.switched,
@@ -96,7 +107,7 @@ export function registerBoundaries(runtime: Runtime): void {
   }
 
   function onSessionStart(ctx: ContextLike): void {
-    if (!killSwitch(ctx.cwd)) runtime.reach.problems(ctx, configPath(), loadConfig(configPath()).problems);
+    if (!killSwitch(ctx.cwd)) announceProblems(ctx, loadConfig(configPath()).problems);
     runtime.readControls(ctx, runtime.sessionOf(ctx));
     if (!ctx.hasUI) return;
     const facts = runtime.gather(ctx);

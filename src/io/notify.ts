@@ -35,7 +35,7 @@ export interface ReachIo {
   /** Starts `argv` with `payload` as its last argument and on stdin; resolves with why it failed, or undefined. */
   run(argv: readonly string[], payload: string, cwd: string, limitMs: number): Promise<string | undefined>;
   /** The config problems announced last in this process (kept across a `/reload`). */
-  readonly memo: { lastProblems: string | undefined };
+  readonly memo: { lastProblems: string | undefined; lastProject?: string | undefined };
 }
 
 export interface Reach {
@@ -43,6 +43,8 @@ export interface Reach {
   settled(ctx: ContextLike, config: Config, run: SettledRun): Promise<void>;
   /** Announces config problems once per distinct set (a warning notify, or stderr in print/JSON mode). */
   problems(ctx: ContextLike, file: string, problems: readonly string[]): void;
+  /** The same for the project's `.pi/todo-loop.json` (SPEC §8, 0.4: its ignored keys are announced too), remembered apart. */
+  projectProblems(ctx: ContextLike, file: string, problems: readonly string[]): void;
   /** The `/todoloop` line about the notify command's last failure, until it runs fine again. */
   statusLine(): string | undefined;
 }
@@ -237,6 +239,20 @@ export function createReach(pi: PiLike, io: ReachIo = processIo): Reach {
       const key = problems.join("\n");
       if (io.memo.lastProblems === key || (io.memo.lastProblems === undefined && key === "")) return;
       io.memo.lastProblems = key;
+      if (problems.length === 0) return;
+      const lines = problems.map((problem) => configProblemText(file, problem));
+      try {
+        if (headless(ctx.mode) || !ctx.hasUI) for (const line of lines) io.writeStderr(line);
+        else ctx.ui.notify(lines.join("\n"), "warning");
+      } catch {
+        // Shown in /todoloop either way.
+      }
+    },
+
+    projectProblems(ctx, file, problems) {
+      const key = `${file}\n${problems.join("\n")}`;
+      if (io.memo.lastProject === key || (io.memo.lastProject === undefined && problems.length === 0)) return;
+      io.memo.lastProject = key;
       if (problems.length === 0) return;
       const lines = problems.map((problem) => configProblemText(file, problem));
       try {
