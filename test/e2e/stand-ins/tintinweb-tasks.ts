@@ -1,5 +1,5 @@
 /**
- * Test-only pi extension persisting exactly @tintinweb/pi-tasks' shape (see docs/todo-sources.md and the
+ * Test-only pi extension persisting exactly @tintinweb/pi-tasks' shape (see docs/dev/todo-sources.md and the
  * `tintinweb-pi-tasks` fixtures): tools TaskCreate, TaskCreateMany, TaskGet, TaskList and TaskUpdate,
  * whose results carry text only (`details: undefined`). The list lives in the session's task file, where
  * the newest release writes it with the default `taskScope: "session"`:

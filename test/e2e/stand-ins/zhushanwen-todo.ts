@@ -1,5 +1,5 @@
 /**
- * Test-only pi extension persisting exactly @zhushanwen/pi-todo 0.4.x's shape (see docs/todo-sources.md
+ * Test-only pi extension persisting exactly @zhushanwen/pi-todo 0.4.x's shape (see docs/dev/todo-sources.md
  * and the `zhushanwen-pi-todo` fixtures): tool `todo` with actions list | add (texts[]) | update (id with
  * status/text, or updates[]) | delete (ids[]) | clear. Every successful result carries
  * `details: { action, todos, nextId }` — the full list, its items `{ id, text, status }` shared with the
