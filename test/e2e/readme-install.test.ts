@@ -71,7 +71,7 @@ function blockWith(file: string, command: string): Block {
 /** The files of this working tree a clone would hold (tracked or new, not ignored), or the package's own files without git. */
 function workingTreeFiles(): string[] {
   const git = spawnSync("git", ["-C", PACKAGE_ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard"], { encoding: "utf8" });
-  if (git.status === 0) return git.stdout.split("\0").filter((name) => name !== "" && existsSync(join(PACKAGE_ROOT, name)));
+  if (git.status === 0) return git.stdout.split("\0").filter((name) => name !== "" && name.split("/")[0] !== "node_modules" && existsSync(join(PACKAGE_ROOT, name)));
   return ["index.ts", "src", "docs", "package.json", "README.md", "LICENSE", "CHANGELOG.md"].filter((name) => existsSync(join(PACKAGE_ROOT, name)));
 }
 
