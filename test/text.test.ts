@@ -98,7 +98,7 @@ test("nudge: a small fixed set of sentences (one per tool phrase and hint)", () 
 test("nudge: exact English of the plain and the hint variant", () => {
   assert.equal(
     nudgeText("todo", false),
-    "Continue with the open tasks on your todo list. Use the todo tool to read the list and to update each task as you finish it. The user's latest instruction outranks this reminder.",
+    "Continue with the open tasks on your todo list. Use the todo tool to read the list and to update each task as you finish it. If your last reply asked the user something or needs them to act, call todo_loop_block with that question instead of continuing. The user's latest instruction outranks this reminder.",
   );
   assert.equal(
     nudgeText("todo", true),
@@ -116,7 +116,7 @@ test("nudge: names the todo tool of the source that wrote the list", () => {
 test("nudge: a source with no tool (plan-mode) names the [DONE:n] convention instead", () => {
   assert.equal(
     nudgeText(undefined, false),
-    "Continue with the open steps of the plan. Mark each step as you finish it by writing [DONE:n] in your reply, where n is the step number. The user's latest instruction outranks this reminder.",
+    "Continue with the open steps of the plan. Mark each step as you finish it by writing [DONE:n] in your reply, where n is the step number. If your last reply asked the user something or needs them to act, call todo_loop_block with that question instead of continuing. The user's latest instruction outranks this reminder.",
   );
 });
 
@@ -130,10 +130,15 @@ test("nudge: no counters (no digits) and the concession to the human comes last"
   }
 });
 
-test("nudge: only the hint variant offers todo_loop_block", () => {
+test("nudge: every standard nudge offers todo_loop_block for a question or a request to act; the hint keeps its own offer", () => {
+  const offer = "If your last reply asked the user something or needs them to act, call todo_loop_block with that question instead of continuing.";
   for (const tool of TOOLS) {
-    assert.match(nudgeText(tool, true), /todo_loop_block/);
-    assert.doesNotMatch(nudgeText(tool, false), /todo_loop_block/);
+    const standard = nudgeText(tool, false);
+    assert.equal(standard.split(offer).length, 2, `the standard nudge holds the offer once: ${standard}`);
+    assert.ok(standard.endsWith(`${offer} The user's latest instruction outranks this reminder.`), standard);
+    const hint = nudgeText(tool, true);
+    assert.ok(!hint.includes(offer), `the hint keeps its wording: ${hint}`);
+    assert.match(hint, / If you cannot go on without a person, call todo_loop_block with the reason instead of stopping\. /);
   }
 });
 
@@ -223,8 +228,8 @@ test("status report: every line, active with no limits", () => {
       "todo loop: active",
       "continuations for this message: 3 (no limit)",
       "replies since the list last changed: 1",
-      "replies in a row without work: 0 of 3",
-      "replies without progress: 0 of 5",
+      "replies in a row without doing anything: 0 of 3",
+      "replies in a row without progress: 0 of 5",
       "the same reply in a row: 0 of 3",
       "tasks open: 2 of 5 (rpiv-todo)",
       "spend since your message: 12,345 tokens (no limit), $0.0421 (no limit), 4 min (no limit)",
@@ -240,7 +245,7 @@ test("status report: limits, config problems and the cap", () => {
   const text = statusText(view({ limits, memory: memory({ round: 3, settleRun: 2 }), problems: ["unknown key \"x\" ignored", "maxCost is negative (-1); using no limit"] }));
   const lines = text.split("\n");
   assert.equal(lines[1], "continuations for this message: 3 of 12");
-  assert.equal(lines[3], "replies in a row without work: 2 (no limit)");
+  assert.equal(lines[3], "replies in a row without doing anything: 2 (no limit)");
   assert.equal(lines[7], "spend since your message: 12,345 tokens (limit 500,000), $0.0421 (limit $3.00), 4 min (limit 30 min)");
   assert.equal(lines[10], `config: ${CONFIG} (maxRounds 12, maxTokens 500,000, maxCost $3.00, maxMinutes 30)`);
   assert.deepEqual(lines.slice(11), ["config problem: unknown key \"x\" ignored", "config problem: maxCost is negative (-1); using no limit"]);
@@ -295,7 +300,7 @@ test("footer: 'todo 2 of 5 open · continue 3' while tasks are open, with the ca
 
 test("footer: paused, waiting and kill switch texts", () => {
   assert.equal(footerText(memory({ paused: true }), LIST, DEFAULT_CONFIG, undefined), "todo loop paused");
-  assert.equal(footerText(memory({ waiting: { reason: "x", asked: true } }), LIST, DEFAULT_CONFIG, undefined), "todo 2 of 5 open · todo loop: waiting for you");
+  assert.equal(footerText(memory({ waiting: { reason: "x", asked: true } }), LIST, DEFAULT_CONFIG, undefined), "todo loop: waiting for you · todo 2 of 5 open");
   assert.equal(footerText(memory({ paused: true }), LIST, DEFAULT_CONFIG, "/a/todo-loop-off"), "todo loop off");
 });
 
@@ -400,12 +405,12 @@ test("footer after a stop names the stop instead of the running count: one short
 
 test("footer after a stop decided in this process: idle, limit, error, Escape, out of reach, each by name", () => {
   const after = (last: Reason): string | undefined => footerText(memory({ round: 2, last }), LIST, { ...DEFAULT_CONFIG, maxRounds: 2 }, undefined);
-  assert.equal(after({ kind: "idle", replies: 3, open: 2 }), "todo 2 of 5 open · stopped: no progress");
-  assert.equal(after({ kind: "limit", limit: "maxRounds", used: 2, max: 2, open: 2, stale: 0 }), "todo 2 of 5 open · stopped: limit");
-  assert.equal(after({ kind: "limit", limit: "maxMinutes", used: 31, max: 30, open: 2, stale: 0 }), "todo 2 of 5 open · stopped: limit");
-  assert.equal(after({ kind: "outcome", outcome: "error" }), "todo 2 of 5 open · stopped: error");
-  assert.equal(after({ kind: "outcome", outcome: "aborted" }), "todo 2 of 5 open · stopped: by you (Escape)");
-  assert.equal(after({ kind: "out-of-reach", tool: "todo", open: 2 }), "todo 2 of 5 open · stopped: todo tool not active");
+  assert.equal(after({ kind: "idle", replies: 3, open: 2 }), "todo loop stopped: without doing anything · todo 2 of 5 open");
+  assert.equal(after({ kind: "limit", limit: "maxRounds", used: 2, max: 2, open: 2, stale: 0 }), "todo loop stopped: limit · todo 2 of 5 open");
+  assert.equal(after({ kind: "limit", limit: "maxMinutes", used: 31, max: 30, open: 2, stale: 0 }), "todo loop stopped: limit · todo 2 of 5 open");
+  assert.equal(after({ kind: "outcome", outcome: "error" }), "todo loop stopped: error · todo 2 of 5 open");
+  assert.equal(after({ kind: "outcome", outcome: "aborted" }), "todo loop stopped: by you (Escape) · todo 2 of 5 open");
+  assert.equal(after({ kind: "out-of-reach", tool: "todo", open: 2 }), "todo loop stopped: todo tool not active · todo 2 of 5 open");
 });
 
 test("footer while a stop is still pending (the run may go on: a retry, a queued message) keeps the running count", () => {
@@ -588,7 +593,7 @@ test("status report: the earlier-message hold, brakes turned off and a fractiona
   const held = statusText(view({ memory: memory({ last: { kind: "earlier", open: 2, list: "abc" } }) })).split("\n");
   assert.equal(held[0], "todo loop: holding (the open tasks are from an earlier message)");
   const off = statusText(view({ limits: { ...DEFAULT_CONFIG, maxStuckReplies: null, maxRepeats: null, maxMinutes: 2.5 } })).split("\n");
-  assert.ok(off.some((line) => /^replies without progress: \d+ \(no limit\)$/.test(line)), off.join("\n"));
+  assert.ok(off.some((line) => /^replies in a row without progress: \d+ \(no limit\)$/.test(line)), off.join("\n"));
   assert.ok(off.some((line) => /^the same reply in a row: \d+ \(no limit\)$/.test(line)), off.join("\n"));
   assert.ok(off.some((line) => line.includes("limit 2.5 min")), off.join("\n"));
 });

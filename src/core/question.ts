@@ -1,23 +1,37 @@
 /**
- * Whether a reply ends by asking the human something (SPEC §4.8), as a pure function of its text.
+ * Whether a reply waits for the person (SPEC §4.8), as a pure function of its text.
  *
  * The reply is read as CommonMark reads it: fenced code blocks pair by character and length (a closing
  * fence of the same character, at least as long, indented by at most three spaces); a reply that ends
- * inside an unclosed block asks nothing. From the end, trailing blank lines, fenced code blocks,
- * thematic breaks, HTML comments and short tag lines (`[Logs saved]`) are dropped. The last line left
- * then asks when one of these holds (each is a named pattern, pinned by test/question.test.ts):
- * - `question`: it ends with `?`, `？` or `؟` once markdown decoration, closing quotes or brackets, a
- *   short parenthetical after the mark (`…first? (recommended)`) and invisible characters are gone;
- *   a `?` inside inline code, a URL, or a quotation that opens after other text does not count;
- * - `request`: one of its sentences explicitly asks for what only the person can give (`please add /
- *   share / provide / confirm …`, `let me know which …`), in English, Chinese, Japanese, Russian, Spanish,
- *   German or French, and does not open with a condition (`If you still see errors, please share the log`
- *   is a sign-off, not a request);
+ * inside an unclosed block asks nothing. From the end, trailing decoration is set aside: blank lines, fenced
+ * code blocks, thematic breaks, HTML comments, short tag lines (`[Logs saved]`) and lines of emoji or
+ * emphasis markers only. Then, in this order (each a named pattern, pinned by test/question*.test.ts):
+ *
+ * 0.3, on the last line left:
+ * - `question`: it ends with `?`, `？` or `؟` once markdown decoration, closing quotes or brackets, emoji, a
+ *   short parenthetical after the mark (`…first? (recommended)`) and invisible characters are gone; a `?`
+ *   inside inline code, a URL, or a quotation that opens after other text does not count;
  * - `depends`: it depends on the answer (`If yes, …`, `Once you confirm, I'll …`) and the line right above
  *   it asks by `question`;
- * - `options`: it closes a list of options under a line that asks (`Would you like me to:`, or a line
- *   ending in `?` that speaks to the person).
- * Linear in the reply's length: one pass over the lines, and every pattern runs on a bounded tail.
+ * - `request`: one of its sentences explicitly asks for what only the person can give (`please add / share /
+ *   provide / confirm …`, `let me know which …`) and does not open with a condition;
+ * - `options`: it closes a list of options under a line that asks.
+ *
+ * 0.4, on the closing prose — the last paragraph (with the line that leads into it when it is a list under
+ * a line ending in `:`), or the lines under a closing heading that hands the turn to the person — read
+ * sentence by sentence with code, URLs and quotations hidden:
+ * - `asks`: a question anywhere in it that speaks to the person (you, I, we; `Ready to …?`; a question word
+ *   only with `you`), unless the next sentence answers it (`Should I go on? I will.`);
+ * - `acts`: a sentence addressed to the person (an imperative, `please`, `can you`, `you need to`) that asks
+ *   them to give something back (output, a log, a choice, a confirmation), or on whose act the agent's next
+ *   step hangs (`so I can`, `to proceed`, `before I`, `then I'll`), or asks them to test; under a heading
+ *   such as `Ready to test` any imperative counts, under `Next steps` only a step the person alone takes;
+ * - `awaits`: it says it waits for their approval, decision or input (`Awaiting your approval`);
+ * - `before`: a question or request in the paragraph before, when the closing paragraph only explains it.
+ * A condition or an offer (`If you hit errors, paste the log`, `if you want`) is a sign-off, not a request;
+ * instructions for later use (`Run npm start to see it`) ask nothing. Languages: English, Chinese,
+ * Japanese, Russian, Spanish, German, French.
+ * Linear in the reply's length: one pass over the lines; every pattern runs on a bounded tail.
  */
 import { INVISIBLE_CLASS, withoutEscapes } from "./sanitize.ts";
 
@@ -29,15 +43,31 @@ const MAX_TAGS = 3;
 const MAX_TAG = 48;
 /** Items of a closing list of options. */
 const MAX_OPTIONS = 12;
+/** Lines of the closing prose read at most. */
+const MAX_PROSE = 24;
+/** Lines of the paragraph before the closing prose that a question followed by one more paragraph may stand in. */
+const MAX_BEFORE = 16;
+/** Characters of the closing prose read at most, and of one line. */
+const PROSE_CHARS = 4000;
+const LINE_CHARS = 1000;
+/** Lines the one paragraph after such a question may have. */
+const MAX_AFTER = 8;
 /** Items (lines and code blocks) kept from the end of the reply: more than the patterns ever look back. */
-const KEPT = 2 * (MAX_TAGS + MAX_OPTIONS) + 8;
+const KEPT = 2 * (MAX_TAGS + MAX_OPTIONS) + MAX_PROSE + MAX_BEFORE + MAX_AFTER + 8;
 
-const INVISIBLE = new RegExp(`(?!\\t)[${INVISIBLE_CLASS}]`, "gu");
+/**
+ * Invisible characters that human text is made of (joiners, variation selectors, emoji tags): kept in the
+ * line, so the text asked keeps them and sanitize() decides which survive; the patterns read past them.
+ */
+const HUMAN_INVISIBLE = "\\u200c\\u200d\\ufe0e\\ufe0f\\u180b-\\u180d\\u180f\\u{e0020}-\\u{e007f}\\u{e0100}-\\u{e01ef}";
+const INVISIBLE = new RegExp(`(?![\\t${HUMAN_INVISIBLE}])[${INVISIBLE_CLASS}]`, "gu");
+/** Emoji and what builds them (modifiers, flags, keycaps, joiners, selectors, tags): decoration at a line's end. */
+const EMOJI = `\\p{Extended_Pictographic}\\p{Emoji_Modifier}\\p{Regional_Indicator}\\u20e3${HUMAN_INVISIBLE}`;
 const QUESTION_END = /[?？؟]$/u;
 /** A quote or list prefix, a heading, or emphasis openers at the start of a line. */
-const LEADING = /^\s*(?:(?:>|[-*+•]|\d{1,9}[.)]|#{1,6})(?:\s+|$)|[*_~]+)/u;
-/** Emphasis, closing quotes and brackets after the question mark. */
-const TRAILING = /[\s*_~"'”’“»›)\]}」』】〉》]+$/u;
+const LEADING = new RegExp(`^\\s*(?:(?:>|[-*+•]|\\d{1,9}[.)]|#{1,6})(?:\\s+|$)|[*_~${EMOJI}]+)`, "u");
+/** Emphasis, closing quotes and brackets, emoji after the question mark. */
+const TRAILING = new RegExp(`[\\s*_~"'”’“»›)\\]}」』】〉》${EMOJI}]+$`, "u");
 /** A short parenthetical after the question mark: `…first? (my advice: yes)`. */
 const PARENTHETICAL = /(?<=[?？؟][*_~]*)\s*[*_~]*[(（][^()（）?？؟]{1,80}[)）][*_~]*\s*$/u;
 /** Inline code: what it holds is code, not prose. */
@@ -56,6 +86,8 @@ const TAG_LINE = /^[*_]*[[(（【][^[\]()（）【】?？؟]{0,40}\p{L}[^[\]()�
 const THEMATIC_BREAK = /^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 const HTML_COMMENT = /^ {0,3}<!--[^]*-->\s*$/;
 const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,9}[.)])\s+\S/u;
+/** A line of emoji and emphasis markers only (`🚀`, `**`, `✨ __ ✨`): it says nothing. */
+const DECORATION_LINE = new RegExp(`^(?=.*[${EMOJI}]|(?:\\*\\*|__)+$)[\\s*_~${EMOJI}]+$`, "u");
 
 /** Rhetorical questions that ask nobody anything. */
 const RHETORICAL = /^(?:who (?:knew|would have (?:thought|guessed))|what could (?:possibly )?go wrong|how (?:cool|neat|great) is that|why not)\b/iu;
@@ -157,7 +189,8 @@ const ADDRESSES = new RegExp(
   "iu",
 );
 
-type Item = { readonly kind: "line"; readonly text: string } | { readonly kind: "code" };
+/** A prose line (`para`: a blank line or a code block stands before it, so it opens a paragraph), or a code block. */
+type Item = { readonly kind: "line"; readonly text: string; readonly para: boolean } | { readonly kind: "code" };
 
 /** Per UTF-16 code unit: 0 not yet seen, 1 visible, 2 blank (white space or invisible). */
 const BLANK_UNITS = new Uint8Array(0x10000);
@@ -230,11 +263,13 @@ function onlySpaces(source: string, start: number, stop: number): boolean {
  */
 function readItems(text: string): Item[] | undefined {
   const source = text.replace(/\r\n?/g, "\n");
-  // Kept items: code blocks as [-1, -1], lines as their [start, stop).
+  // Kept items: code blocks as [-1, -1, 1], lines as their [start, stop, para].
   let kept: number[] = [];
   // The open fence's character and length; 0 when outside a code block.
   let openChar = 0;
   let openLength = 0;
+  // Whether the next line opens a paragraph.
+  let para = 1;
   for (let start = 0; start <= source.length; ) {
     const newline = source.indexOf("\n", start);
     const stop = newline === -1 ? source.length : newline;
@@ -244,19 +279,24 @@ function readItems(text: string): Item[] | undefined {
     } else if (run && !(runChar === 0x60 && source.lastIndexOf("`", stop - 1) >= runAfter)) {
       openChar = runChar;
       openLength = runLength;
-      if (kept[kept.length - 2] !== -1) kept.push(-1, -1);
+      if (kept[kept.length - 3] !== -1) kept.push(-1, -1, 1);
+      para = 1;
     } else if (hasVisible(source, start, stop)) {
-      kept.push(Math.max(start, stop - TAIL), stop);
+      kept.push(Math.max(start, stop - TAIL), stop, para);
+      para = 0;
+    } else {
+      para = 1;
     }
-    if (kept.length > 4 * KEPT) kept = kept.slice(-2 * KEPT);
+    if (kept.length > 6 * KEPT) kept = kept.slice(-3 * KEPT);
     start = stop + 1;
   }
   if (openChar !== 0) return undefined;
   const items: Item[] = [];
-  for (let index = 0; index < kept.length; index += 2) {
+  for (let index = 0; index < kept.length; index += 3) {
     const from = kept[index] ?? -1;
     const to = kept[index + 1] ?? -1;
-    items.push(from === -1 ? { kind: "code" } : { kind: "line", text: withoutEscapes(source.slice(from, to)).replace(INVISIBLE, "") });
+    const line = withoutEscapes(source.slice(from, to)).replace(INVISIBLE, "");
+    items.push(from === -1 ? { kind: "code" } : { kind: "line", text: line, para: kept[index + 2] === 1 });
   }
   return items;
 }
@@ -321,7 +361,7 @@ function asRequest(line: string): string | undefined {
 function isTrailer(item: Item): boolean {
   if (item.kind === "code") return true;
   const line = item.text.trim();
-  return (line.length <= MAX_TAG && TAG_LINE.test(line)) || THEMATIC_BREAK.test(item.text) || HTML_COMMENT.test(line);
+  return (line.length <= MAX_TAG && TAG_LINE.test(line)) || THEMATIC_BREAK.test(item.text) || HTML_COMMENT.test(line) || DECORATION_LINE.test(line);
 }
 
 /** The prose line at `index`, or undefined when it is a code block or out of range. */
@@ -345,7 +385,8 @@ function asOptions(items: readonly Item[], last: number): string | undefined {
 
 /**
  * What the reply ends by asking the human, undecorated: the question, the request, or the line that asks
- * above a dependent line or a list of options; undefined when the reply asks nothing.
+ * above a dependent line or a list of options (0.3, on the last line); else the sentence of the closing
+ * prose that asks, requests or waits (0.4); undefined when the reply asks nothing.
  */
 export function askedQuestion(text: string): string | undefined {
   if (typeof text !== "string") return undefined;
@@ -360,6 +401,11 @@ export function askedQuestion(text: string): string | undefined {
   }
   const line = lineAt(items, last);
   if (line === undefined) return undefined;
+  return lastLineAsks(items, last, line) ?? closingAsks(items, last);
+}
+
+/** The 0.3 patterns on the last line: `question`, `depends`, `request`, `options`. */
+function lastLineAsks(items: readonly Item[], last: number, line: string): string | undefined {
   const question = asQuestion(line);
   if (question !== undefined) return question;
   const above = lineAt(items, last - 1);
@@ -368,6 +414,362 @@ export function askedQuestion(text: string): string | undefined {
     if (asked !== undefined) return asked;
   }
   return asRequest(line) ?? asOptions(items, last);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 0.4: the closing prose. Every pattern below reads one sentence of a bounded number of lines.
+
+/** What stands for code, a URL or a quotation in a masked line: one code unit per character hidden. */
+const FILL = "\u{E002}";
+/**
+ * A quotation: what it holds is someone else's words. Any opening quote (straight, curly, guillemet, CJK
+ * bracket, a single quote that opens a word) to the next closing one of any kind, or to the end of the line
+ * when none closes it. An apostrophe inside a word opens nothing.
+ */
+const QUOTATION = /(?:["“„«‹「『]|(?<![\p{L}\p{N}])['‘])[^"“”„«»‹›「」『』'‘’\n]{0,300}(?:["”“»›」』'’]|$)/gu;
+/** Where a sentence ends: its mark, with emphasis, brackets or quotes after it, before a space or the end. */
+const SENTENCE_END = /[.!?;؟](?:[*_~)\]"'”’»」』]*)(?=\s|$)|[。！？；](?:[*_~)\]"'”’»」』]*)/gu;
+/** A markdown heading, a line of emphasis only, or `=== … ===`: its text in group 1. */
+const HEADING = /^\s*(?:#{1,6}\s+(.{1,80}?)\s*#*|(?:\*\*|__)([^*_]{1,80}?)(?:\*\*|__)|={2,}\s*(.{1,80}?)\s*={2,})\s*[:：]?\s*$/u;
+/** A label in emphasis that opens a line (`**Next step:** Run …`): the label in group 1, the rest in group 2. */
+const LABEL = /^\s*(?:[-*+•]\s+)?(?:\*\*|__)([^*_]{1,60}?)[:：]?(?:\*\*|__)[:：]?\s+(\S.*)$/u;
+/** A short line of one phrase that ends in a colon (`Next steps:`): a heading over what follows. */
+const COLON_HEADING = /^\s*([^:：.!?;。！？；]{1,60}?)\s*[:：]\s*$/u;
+
+/**
+ * Headings that hand the turn to the person (`Ready to test`, `Your turn`): under one, an imperative with an
+ * action verb asks the person to act. Emoji, emphasis and punctuation are gone from the heading text.
+ */
+const TURN_HEADING = new RegExp(
+  [
+    /^(?:ready (?:for (?:next steps?|testing|review|your review|you)|to test)|(?:please )?test(?:ing)? (?:required|needed|requested)|please test|your (?:turn|action|move|part)|over to you|action(?:s)? (?:required|needed)|what you need to do|(?:required|manual) (?:steps?|actions?)|next steps? for you|to (?:proceed|continue)|before I (?:continue|proceed|go on))$/u.source,
+    /^(?:请(?:您|你)?测试|测试步骤|需要(?:您|你)(?:操作|做的|完成的)?|待(?:您|你)(?:操作|确认))$/u.source,
+    /^(?:テスト手順|動作確認(?:のお願い)?|ご確認(?:のお願い|いただきたいこと)|お願い(?:したいこと|事項)|必要な操作)$/u.source,
+    /^(?:что (?:нужно|вам нужно|требуется) сделать|требуется ваше (?:действие|участие)|для проверки|ваша очередь)$/u.source,
+    /^(?:listo para probar|para probar|acción requerida|tu turno|qué necesitas hacer)$/u.source,
+    /^(?:bereit zum testen|zum testen|bitte testen|deine aufgabe|ihre aufgabe|aktion erforderlich|was (?:du tun musst|sie tun müssen))$/u.source,
+    /^(?:prêt à tester|pour tester|à (?:vous|toi) de jouer|action requise|ce que (?:vous devez|tu dois) faire)$/u.source,
+  ].join("|"),
+  "iu",
+);
+/** Headings that name the next steps, which may be the agent's own: only steps the person alone takes count. */
+const NEXT_HEADING = /^(?:next(?: steps?)?|下一步(?:操作)?|后续步骤|接下来|次のステップ|次の手順|следующи[ей] шаг\p{L}*|(?:próximos|siguientes) pasos|(?:siguiente|próximo) paso|nächste schritte|nächster schritt|prochaines étapes|prochaine étape|étapes suivantes)$/iu;
+
+/** Words that may open an imperative before its verb: `Now,`, `Then`, `Please`, a short label such as `Note:`. */
+const LEAD_IN = /^(?:(?:[\p{L}\p{N} ]{1,24}[:：]\s+)?(?:(?:now|then|next|first|finally|also|so|and|just|ok|okay|alright|great|please|kindly|go ahead and|be sure to|make sure to|remember to|现在|然后|接下来|首先|请|麻烦|теперь|затем|сначала|потом|пожалуйста|ahora|luego|después|primero|por favor|jetzt|nun|dann|zuerst|bitte|maintenant|ensuite|puis|d['’]abord|alors)(?![\p{L}\p{N}])[,，、:]?\s*){0,4})/iu;
+
+/**
+ * An imperative at the start of a sentence, by language. In English the verb needs an object or a particle
+ * after it (`Run the tests`, `Run \`npm test\``, `launch it`), so a noun that opens a statement (`Test passes`,
+ * `Build output looks clean`) is no imperative; the other languages' forms are imperative in themselves.
+ */
+const IMPERATIVE = new RegExp(
+  [
+    /^(?:run|re-?run|execute|test|try|check|verify|restart|reload|refresh|re-?launch|launch|start|stop|open|close|quit|exit|log ?in(?:to)?|log ?out|sign ?in|select|choose|pick|confirm|approve|review|share|send|paste|post|provide|upload|attach|add|grant|enter|type|click|press|visit|navigate|install|set|copy|reply|answer|decide|specify|clarify|tell|give|use|pull|push|merge|deploy|rebuild|build|update|clear|delete|remove|kill|create|save|restore|authori[sz]e|authenticate|connect|accept|allow|enable|disable)(?:\s+(?:the|a|an|this|that|these|those|it|them|your|my|our|me|us|all|both|each|any|some|again|now|out|up|in|on|off|over|back|down|with|to|and|then|from|into|through|for|here|there|first|once|one|everything|something|anything|whether|which|what|how|if|when|please|me)(?![\p{L}\p{N}])|\s*[\u{E002}"“'‘«]|\s*[.!]*$)/iu.source,
+    /^(?:(?:请|麻烦)?(?:您|你)?(?:先|再|帮我)?)(?:运行|执行|测试|尝试|检查|验证|重启|重新启动|重新加载|刷新|启动|打开|关闭|登录|选择|确认|批准|审核|审阅|查看|分享|发送|粘贴|提供|上传|告诉我)/u.source,
+    /^(?:запустите|запусти|выполните|выполни|протестируйте|протестируй|попробуйте|попробуй|проверьте|проверь|перезапустите|перезапусти|перезагрузите|перезагрузи|обновите|обнови|откройте|открой|закройте|закрой|войдите|войди|выберите|выбери|подтвердите|подтверди|одобрите|одобри|просмотрите|просмотри|поделитесь|поделись|отправьте|отправь|пришлите|пришли|вставьте|вставь|предоставьте|предоставь|сообщите|сообщи|скажите|скажи|напишите|напиши|скиньте|скинь|приложите|приложи|загрузите|загрузи|укажите|укажи|добавьте|добавь|дайте знать)(?![\p{L}\p{N}])/iu.source,
+    /^(?:ejecuta|ejecute|prueba|pruebe|testea|revisa|revise|comprueba|compruebe|verifica|verifique|reinicia|reinicie|recarga|recargue|actualiza|actualice|refresca|refresque|abre|abra|cierra|cierre|inicia sesión|inicie sesión|selecciona|seleccione|elige|elija|confirma|confirme|aprueba|apruebe|comparte|comparta|envía|envíe|envia|manda|mande|pega|pegue|proporciona|proporcione|pásame|páseme|dime|dígame|indícame|indíqueme|avísame|avíseme|sube|suba|adjunta|adjunte)(?![\p{L}\p{N}])/iu.source,
+    /^(?:führe|führen sie|teste|testen sie|probiere|probier|probieren sie|prüfe|prüfen sie|überprüfe|überprüfen sie|starte|starten sie|lade|laden sie|aktualisiere|aktualisieren sie|öffne|öffnen sie|schließe|schließ|schließen sie|melde dich|melden sie sich|wähle|wählen sie|bestätige|bestätigen sie|genehmige|genehmigen sie|teile|teilen sie|sende|senden sie|schicke|schick|schicken sie|füge|füg|fügen sie|gib|geben sie|kopiere|kopieren sie|sag|sage|sagen sie)(?![\p{L}\p{N}])/iu.source,
+    /^(?:exécutez|exécute|lancez|lance|testez|teste|essayez|essaie|essaye|vérifiez|vérifie|redémarrez|redémarre|rechargez|recharge|actualisez|actualise|rafraîchissez|rafraîchis|ouvrez|ouvre|fermez|ferme|connectez-vous|connecte-toi|sélectionnez|sélectionne|choisissez|choisis|confirmez|confirme|approuvez|approuve|validez|relisez|relis|examinez|partagez|partage|envoyez|envoie|collez|colle|fournissez|fournis|transmettez|transmets|dites-moi|dis-moi|indiquez-moi|indique-moi)(?![\p{L}\p{N}])/iu.source,
+  ].join("|"),
+  "iu",
+);
+
+/** A request addressed to the person anywhere in the sentence: please, can you, you need to, by language. */
+const POLITE = new RegExp(
+  [
+    /\b(?:please|kindly)\b|\b(?:can|could|would|will) you\b|\byou(?:'ll| will| would|'d)? (?:need|have) to\b|\byou must\b|\bI(?:'ll| will|'d| would)? need you to\b/u.source,
+    /请|麻烦(?:您|你)|(?:需要|得)(?:您|你)|(?:您|你)(?:需要|得|必须)|能否|能不能|劳驾/u.source,
+    /(?:ください|下さい|お願いします|お願いいたします|いただけますか|いただけますでしょうか|もらえますか|必要があります)/u.source,
+    /(?<![\p{L}\p{N}])(?:пожалуйста|(?:не )?(?:можете|могли бы|сможете)|(?:вам|тебе) (?:нужно|надо|необходимо|следует|придётся)|нужно, чтобы вы)(?![\p{L}\p{N}])/u.source,
+    /(?<![\p{L}\p{N}])(?:por favor|puedes|podrías|podría|necesito que|tienes que|tendrás que|debes|necesitas|hace falta que)(?![\p{L}\p{N}])/u.source,
+    /(?<![\p{L}\p{N}])(?:bitte|kannst du|können sie|könntest du|könnten sie|du musst|sie müssen|ich brauche)(?![\p{L}\p{N}])/u.source,
+    /(?<![\p{L}\p{N}])(?:merci de|veuillez|s['’]il (?:vous|te) pla[iî]t|pouvez-vous|pourriez-vous|peux-tu|pourrais-tu|il faut que (?:vous|tu)|vous devez|tu dois|vous devrez|j['’]ai besoin que (?:vous|tu))(?![\p{L}\p{N}])/u.source,
+  ].join("|"),
+  "iu",
+);
+
+/**
+ * Something the person is asked to give back: output, a log, a screenshot, files into the chat, a choice,
+ * a confirmation, an answer. Read in a sentence addressed to the person.
+ */
+const GIVE_BACK = new RegExp(
+  [
+    /\b(?:share|send|paste|post|provide|upload|attach|forward|drop|copy)\b[^.!?]{0,80}?(?:\b(?:with me|to me|me|here|back|below|in(?:to)? (?:the|this|our) (?:chat|conversation|thread))\b|\bto (?:the|this) chat\b)/u.source,
+    /\b(?:share|send|paste|post|provide|upload|attach|give me|show me|copy)\s+(?:me\s+)?(?:(?:the|your|a|any|all|its|their|what)\s+)?(?:[\w-]+\s+){0,3}?(?:output|log|logs|error|errors|result|results|response|screenshot|screenshots|stack ?trace|traceback|contents?|details|info|information|credentials|token|answer|feedback|decision|preferences?|choice|version|console|says|printed|shows)\b/u.source,
+    /\b(?:add|attach|upload)\b[^.!?]{0,60}?\bto (?:the|this|our) (?:chat|conversation)\b/u.source,
+    /\b(?:tell me|let me know|report back|reply with|answer with)\b,?\s+(?:which|whether|what|how|when|once|as soon as|where|who|the)\b/u.source,
+    /\b(?:confirm|approve|decide|specify|clarify)\b/u.source,
+    /\b(?:choose|select|pick)\s+(?:(?:one|which|between|whether)\b|(?:an?|the|your)\s+(?:preferred\s+)?(?:option|approach|variant|alternative|plan|name|version)\b|from (?:the|these) (?:options|choices)\b)/u.source,
+    /\b(?:report|paste|share|send)\b[^.!?]{0,40}?\bback\b/u.source,
+    /(?:粘贴|贴|分享|发送|发|提供|上传|附上|反馈)(?:给我|到这里|过来|一下)?[^。！？]{0,30}?(?:输出|日志|错误|报错|结果|截图|内容|信息)|(?:把|将)[^。！？]{0,20}?(?:输出|日志|错误|报错|结果|截图|内容|信息)[^。！？]{0,10}?(?:粘贴|贴|发|分享|提供|告诉|反馈)|(?:发给我|贴给我|发送给我|粘贴给我|分享给我)|(?:告诉我|让我知道)[^。！？]{0,20}?(?:哪|是否|什么|结果|输出|如何|怎么样|效果|选择|决定|意见)|(?:确认|批准|选择|决定)[^。！？]{0,20}?(?:是否|哪|用哪)/u.source,
+    /(?:共有|送信|送っ|貼り付け|貼っ|提供|教え|お知らせ|知らせ|添付|アップロード|返信|回答|選ん|選択|承認|指示|決め)(?:て|し)?(?:て)?(?:ください|下さい|いただけ|もらえ|お願い)|ご(?:承認|指示|判断|回答|返信)(?:ください|下さい|をお願い)/u.source,
+    /(?<![\p{L}\p{N}])(?:поделитесь|поделись|поделиться|отправьте|отправь|отправить|пришлите|пришли|прислать|вставьте|вставь|вставить|предоставьте|предоставь|предоставить|скиньте|скинь|скинуть|приложите|приложи|приложить|загрузите|загрузи|загрузить)(?![\p{L}\p{N}])[^.!?]{0,80}?(?<![\p{L}\p{N}])(?:вывод\p{L}*|лог\p{L}*|ошибк\p{L}*|результат\p{L}*|скриншот\p{L}*|содержим\p{L}*|сюда|мне|в чат|трассировк\p{L}*)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:сообщите|сообщи|скажите|скажи|напишите|напиши|дайте знать|дай знать)(?![\p{L}\p{N}])[^.!?]{0,40}?(?<![\p{L}\p{N}])(?:ли|какой|какая|какие|какое|какую|что|как|когда|результат\p{L}*)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:подтвердите|подтверди|одобрите|одобри|выберите|выбери|укажите|укажи|уточните|уточни|решите|реши)(?![\p{L}\p{N}])/u.source,
+    /(?<![\p{L}\p{N}])(?:comparte|comparta|compartir|envía|envíe|envia|enviar|manda|mande|mandar|pega|pegue|pegar|proporciona|proporcione|proporcionar|pásame|páseme|pasarme|sube|suba|subir|adjunta|adjunte|adjuntar)(?![\p{L}\p{N}])[^.!?]{0,80}?(?<![\p{L}\p{N}])(?:salida|resultados?|logs?|registros?|error|errores|captura|capturas|contenido|aquí|conmigo|me|traza)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:dime|dígame|indícame|indíqueme|avísame|avíseme|hazme saber|hágame saber|cuéntame|cuénteme)(?![\p{L}\p{N}])[^.!?]{0,40}?(?<![\p{L}\p{N}])(?:cuál|cuáles|qué|si|cómo|cuándo|el resultado)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:confirma|confirme|aprueba|apruebe|elige|elija|decide|decida)(?![\p{L}\p{N}])/u.source,
+    /(?<![\p{L}\p{N}])(?:teile|teilen sie|teilen|sende|senden sie|senden|schicke|schick|schicken sie|schicken|füge|füg|fügen sie|einfügen|gib|geben sie|geben|poste|posten|kopiere|kopieren sie|kopieren)(?![\p{L}\p{N}])[^.!?]{0,80}?(?<![\p{L}\p{N}])(?:ausgabe|logs?|protokoll|fehler|fehlermeldung\p{L}*|ergebnis\p{L}*|screenshot\p{L}*|inhalt|hier|mir|zurück|in den chat|stacktrace)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:sag mir|sage mir|sagen sie mir|teile mir mit|teilen sie mir mit|gib mir bescheid|geben sie mir bescheid|lass mich wissen|lassen sie mich wissen)(?![\p{L}\p{N}])[^.!?]{0,40}?(?<![\p{L}\p{N}])(?:ob|welche[nrsm]?|was|wie|wann|sobald)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:bestätige|bestätigen sie|genehmige|genehmigen sie|entscheide|entscheiden sie)(?![\p{L}\p{N}])/u.source,
+    /(?<![\p{L}\p{N}])(?:partagez|partage|partager|envoyez|envoie|envoyer|collez|colle|coller|fournissez|fournis|fournir|transmettez|transmets|transmettre|copiez|copie|copier)(?:-moi|-la|-le|-les)?(?![\p{L}\p{N}])[^.!?]{0,80}?(?<![\p{L}\p{N}])(?:sortie|résultats?|journal|journaux|logs?|erreurs?|captures?|contenu|ici|moi|dans le chat|trace)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:dites-moi|dis-moi|indiquez-moi|indique-moi|faites-moi savoir|fais-moi savoir|tenez-moi au courant)(?![\p{L}\p{N}])[^.!?]{0,40}?(?<![\p{L}\p{N}])(?:quel|quelle|quels|quelles|si|ce que|comment|quand|lequel|laquelle|dès que)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:confirmez|confirme|approuvez|approuve|validez|décidez|décide|choisissez|choisis)(?![\p{L}\p{N}])/u.source,
+  ].join("|"),
+  "iu",
+);
+
+/** The agent's next step hangs on the person's act: `so I can`, `to proceed`, `before I`, `then I'll`. */
+const CONTINUES = new RegExp(
+  [
+    /\bso (?:that )?(?:I|we) (?:can|could|may)\b|\bto (?:proceed|continue|resume|go on|move on|unblock)\b|\bto let me (?:continue|proceed|finish|go on)\b|\b(?:before|until) (?:I|we)\b|\b(?:and|then|after that|afterwards|once (?:done|that's done|that is done|it's done|finished|you're done|you are done))[,]?\s+(?:I|we)(?:'ll| will| can| could|'d)\b|^(?:then|after that|afterwards|once (?:done|that's done|it's done|finished)),?\s+(?:I|we)\b|\bI(?:'ll| will| am going to|'m going to) (?:wait|hold off|pause|be waiting|stand by)\b|\bI(?:'m| am) (?:waiting|blocked)\b|\bI (?:can't|cannot|can not) (?:continue|proceed|go on|finish|move on)\b/u.source,
+    /以便我|好让我|这样我(?:就)?(?:可以|能|才能)|然后我(?:会|再|就|将)?|之后我(?:会|再|就|将)?|我(?:再|才能|才可以|就可以|就能)(?:继续|进行|部署|修复|处理)|我(?:会|将)继续|再继续|才能继续/u.source,
+    /(?:そうすれば|そうしたら|その後|それから|完了したら|終わったら|いただければ|次第)[、,]?[^。！？]{0,20}?(?:続行|続け|進め|再開|対応|修正|デプロイ)|(?:続行|再開|作業を続け|先に進め|次に進め)(?:られます|ることができます|します|ます)/u.source,
+    /(?<![\p{L}\p{N}])(?:чтобы я (?:мог|могла|смог|смогла)|и я (?:продолжу|смогу|исправлю|займусь)|после этого я|тогда я (?:смогу|продолжу)|затем я|прежде чем я|перед тем как я|чтобы продолжить|для продолжения)(?![\p{L}\p{N}])/u.source,
+    /(?<![\p{L}\p{N}])(?:para que (?:yo )?pueda|así (?:podré|puedo|podremos)|y (?:luego |después )?(?:continuaré|seguiré|podré)|antes de (?:que )?(?:continuar|seguir|continúe|siga)|para (?:continuar|seguir|proceder)|luego (?:continuaré|seguiré|podré))(?![\p{L}\p{N}])/u.source,
+    /(?<![\p{L}\p{N}])(?:damit ich|dann kann ich|danach (?:kann|mache|fahre) ich|bevor ich|und ich (?:mache weiter|fahre fort|kann)|um fortzufahren|um weiterzumachen|dann mache ich weiter)(?![\p{L}\p{N}])/u.source,
+    /(?<![\p{L}\p{N}])(?:pour que je puisse|afin que je puisse|et je (?:pourrai|continuerai|poursuivrai|corrigerai)|ensuite je|puis je|avant que je|pour (?:continuer|poursuivre)|je pourrai ensuite|je continuerai)(?![\p{L}\p{N}])/u.source,
+  ].join("|"),
+  "iu",
+);
+
+/** The reply says it waits for the person's approval, decision or input; no address needed. */
+const AWAITS = new RegExp(
+  [
+    /\b(?:await(?:s|ing)?|wait(?:s|ing)? (?:for|on)|pending|need(?:s|ed)?|I'll need|I will need|depend(?:s|ing)? on|hinges on)\s+(?:your|you to)\s+(?:[\w-]+\s+){0,3}?(?:approval|go-?ahead|green light|confirmation|confirm|decision|decide|input|feedback|answer|answers|reply|response|review|sign-?off|ok|okay|permission|choice|choose|instructions?|direction|call|consent|authori[sz]ation|verdict|thoughts|preferences?|approve|say-?so)\b/u.source,
+    /\bonce you(?:'ve| have)? (?:confirm|approve|decide|choose|pick|reply|answer|agree|sign off|confirmed|approved|decided|chosen|picked|replied|answered|agreed|signed off|give (?:me )?the go-?ahead|gave (?:me )?the go-?ahead|say (?:so|go|yes))\b/u.source,
+    /\b(?:after|upon|with|pending) your (?:approval|go-?ahead|confirmation|ok|okay|permission|decision|sign-?off|green light|answer|reply)\b/u.source,
+    /\blet me know (?:once|when|as soon as) you(?:'ve| have| are|'re)?\b/u.source,
+    /(?:等待|等候|等)(?:您|你)的?(?:确认|批准|决定|反馈|回复|答复|指示|同意|审核|选择|意见|输入)|待(?:您|你)(?:确认|批准|审核|决定)|(?:您|你)(?:确认|批准|同意)(?:之)?后[，,]?我/u.source,
+    /(?:ご)?(?:承認|確認|返答|回答|判断|決定|指示|許可|承諾|返信|フィードバック)を(?:お)?待(?:ち|っ)(?:して)?(?:おります|います|ます|てい)|(?:承認|指示|判断)待ち/u.source,
+    /(?<![\p{L}\p{N}])(?:жду|ожидаю|в ожидании)\s+(?:от вас\s+)?(?:вашего|твоего|вашей|твоей|ваших|твоих|ваш|твой)\s+(?:подтверждени\p{L}*|одобрени\p{L}*|решени\p{L}*|ответ\p{L}*|отзыв\p{L}*|согласи\p{L}*|указани\p{L}*|выбор\p{L}*|разрешени\p{L}*)|после (?:вашего|твоего) (?:подтверждения|одобрения|согласия)|как только (?:вы|ты) (?:подтвердите|подтвердишь|одобрите|одобришь)/u.source,
+    /(?<![\p{L}\p{N}])(?:espero|quedo a la espera de|en espera de|pendiente de|a la espera de|necesito)\s+(?:tu|su|vuestra)\s+(?:aprobación|confirmación|decisión|respuesta|visto bueno|autorización|opinión|elección|luz verde|permiso)(?![\p{L}\p{N}])|una vez que (?:confirmes|apruebes|me confirmes|lo apruebes|decidas)|(?:tras|después de|con) (?:tu|su) (?:aprobación|confirmación|visto bueno)/u.source,
+    /(?<![\p{L}\p{N}])(?:ich )?warte auf (?:deine|ihre|eure|dein|ihr) (?:bestätigung|freigabe|entscheidung|antwort|zustimmung|rückmeldung|genehmigung|auswahl|eingabe|ok|okay)(?![\p{L}\p{N}])|sobald (?:du|sie) (?:bestätigst|bestätigen|zustimmst|zustimmen|freigibst|freigeben)|nach (?:deiner|ihrer) (?:freigabe|bestätigung|zustimmung)|(?:brauche|benötige) (?:deine|ihre) (?:bestätigung|freigabe|entscheidung|zustimmung|rückmeldung)/u.source,
+    /(?<![\p{L}\p{N}])(?:j['’]attends|en attente de|dans l['’]attente de|j['’]ai besoin de)\s+(?:votre|ta|vos|tes)\s+(?:validation|confirmation|approbation|décision|réponse|accord|feu vert|retour|choix|avis|autorisation|instructions?)(?![\p{L}\p{N}])|une fois que (?:vous aurez|tu auras) (?:validé|confirmé|approuvé|choisi|décidé)|dès (?:votre|ta) (?:validation|confirmation|approbation|réponse)|après (?:votre|ta) (?:validation|confirmation|approbation)/u.source,
+  ].join("|"),
+  "iu",
+);
+
+/** A request to test what was built (`Launch it and test!`, `Please test the login flow.`), the whole sentence. */
+const TEST_REQUEST = new RegExp(
+  [
+    /^(?:(?:please|now|so|just|go ahead and|ok|okay)[,]?\s+)*(?:(?:launch|open|start|run|reload|refresh|restart|rebuild|relaunch|fire up|spin up)\b[^.!?]{0,60}?\s+and\s+)?(?:please\s+)?test(?:\s+(?:it|this|that|them|things|everything|the (?:[\w-]+\s+){0,2}?(?:changes?|fix|fixes|app|application|page|site|feature|flow|build|update|ui|login|form|endpoint|button|screen|version)))?(?:\s+(?:out|now|again|manually|yourself|locally|please|in (?:the|your) browser))*$/u.source,
+    /^(?:(?:请|麻烦)(?:您|你)?)?(?:(?:启动|运行|刷新|打开|重启)[^。！？]{0,20}?(?:并|然后|后))?测试一下(?:吧)?$|^请(?:您|你)?(?:测试|测一下)/u.source,
+    /テストして(?:みて)?(?:ください|下さい)$/u.source,
+    /^(?:протестируйте|протестируй)(?:\s+(?:это|его|её|их|изменени\p{L}*|приложение|страниц\p{L}*))?(?:,?\s+пожалуйста)?$/u.source,
+    /^(?:teste|testen sie)(?:\s+(?:es|das|sie|die änderungen?|die app))?(?:\s+(?:bitte|jetzt|mal))*$|^bitte testen$/u.source,
+    /^(?:merci de tester|veuillez tester|testez(?:-le|-la|-les)?|teste(?:-le|-la|-les)?)(?:\s+(?:maintenant|s['’]il vous plaît|s['’]il te plaît))?$/u.source,
+  ].join("|"),
+  "iu",
+);
+
+/** Verbs of steps only the person takes, for the steps under a `Next steps` heading (which may be the agent's own). */
+const PERSON_STEP = /^(?:restart|reload|refresh|re-?launch|launch|open|close|quit|log ?in|sign ?in|select|choose|pick|confirm|approve|share|send|paste|provide|upload|attach|type|enter|click|visit|grant|reply|answer|tell me|let me know|重启|刷新|打开|关闭|登录|选择|确认|批准|分享|发送|粘贴|提供|上传|перезапустите|перезагрузите|откройте|закройте|войдите|выберите|подтвердите|одобрите|поделитесь|пришлите|отправьте|вставьте|предоставьте|reinicia|reinicie|recarga|abre|abra|cierra|inicia sesión|elige|elija|confirma|confirme|aprueba|comparte|envía|pega|proporciona|starte|öffne|schließe|melde dich|wähle|bestätige|teile|sende|schicke|gib|redémarrez|rechargez|ouvrez|fermez|connectez-vous|choisissez|confirmez|approuvez|partagez|envoyez|collez|fournissez)(?![\p{L}\p{N}])/iu;
+/** A slash command in code (`/clear`, `/continue`): typed into the chat by the person, never run by the agent. */
+const SLASH_COMMAND = /`\/[a-z][\w-]*`/u;
+
+/**
+ * A condition or an offer in the sentence: the request is a sign-off (`If you hit errors, paste the log`,
+ * `Paste your file if you want and I'll convert it`, `Let me know if you need anything else`).
+ */
+const OFFER = new RegExp(
+  [
+    /\bif you(?:'d)? (?:want|like|prefer|wish|need|have|run into|encounter|see|hit|get|notice|spot|find|are interested|would like|'d like)\b|\bif (?:needed|necessary|desired|anything|something|any|there (?:is|are)|it (?:still )?(?:fails|breaks|doesn't|does not)|that doesn't|errors?|problems?|issues?|you still)\b|\bin case\b|\bshould (?:anything|something|it|you)\b|\bfeel free\b|\bif so\b|\bwhat you think\b|\bhow (?:it|that|this) (?:goes|went|feels|works for you)\b/u.source,
+    /如果|如有|如需|若|有(?:任何|其他)?(?:问题|疑问|需要)|需要的话|的话|随时/u.source,
+    /(?:あれば|なければ|たら|なら|場合|際は|もし|お気軽に|いつでも)/u.source,
+    /(?<![\p{L}\p{N}])(?:если|в случае|при необходимости)(?![\p{L}\p{N}])/u.source,
+    /(?<![\p{L}\p{N}])(?:si (?:necesitas|quieres|tienes|deseas|te parece|lo deseas|hay|algo)|en caso|no dudes)(?![\p{L}\p{N}])/u.source,
+    /(?<![\p{L}\p{N}])(?:wenn|falls|sollte|bei bedarf|gerne)(?![\p{L}\p{N}])/u.source,
+    /(?<![\p{L}\p{N}])(?:si (?:vous|tu) (?:avez|as|voulez|veux|souhaitez|souhaites|aimeriez|rencontrez|rencontres)|si besoin|au besoin|en cas|n['’]hésitez)(?![\p{L}\p{N}])/u.source,
+  ].join("|"),
+  "iu",
+);
+/** A negation: `no need for your input`, `without your approval` — nothing is awaited. */
+const NEGATED = /\b(?:no|not|n't|never|without|nothing)\b|不需要|无需|不用|必要ありません|не нужно|без (?:вашего|твоего)|sin (?:tu|su)|ohne (?:deine|ihre)|sans (?:votre|ta)/iu;
+
+/** A question that speaks to the person without a pronoun: `Ready to proceed?`, `Want to test more?`, `Sounds good?` */
+const ASKS_OPENER = /^(?:ready|ok(?:ay)?|good to go|happy|want|proceed|continue|go ahead|sounds? (?:good|ok|okay|right)|looks? (?:good|ok|okay|right)|any (?:thoughts|preferences|objections|feedback|questions|concerns|other)|anything else|agreed?|approved?|alright)\b/iu;
+/** A question opened by a question word: it speaks to the person only when it names them (`What do you think?`). */
+const WH_OPENER = /^(?:why|how|what|where|when|who|which|为什么|为何|怎么|如何|什么|哪|なぜ|どうして|何|почему|зачем|как|что|где|когда|кто|какой|por qué|cómo|qué|dónde|cuándo|quién|cuál|warum|wieso|weshalb|wie|was|wo|wann|wer|welche|pourquoi|comment|que|qu['’]|où|quand|qui|quel)(?![\p{L}\p{N}])/iu;
+const SECOND_PERSON = /\b(?:you|your|yours)\b|[你您]|あなた|(?<![\p{L}\p{N}])(?:вы|вам|вас|ваш\p{L}*|ты|тебе|тебя|тво\p{L}+|usted|tú|te|ti|tu|prefieres|quieres|du|dich|dir|dein\p{L}*|sie|ihnen|vous|toi|votre|ton|ta)(?![\p{L}\p{N}])/iu;
+/** A question that sets up what follows rather than asking (`What if you need JSON? Pass --json.`). */
+const HYPOTHETICAL = /^(?:what if|what about|did you know|ever wondered|wondering)\b/iu;
+/** The sentence after a question answers it: the agent decided itself (`Should I go on? I will.`). */
+const ANSWERED = /^(?:yes|yeah|yep|yup|no|nope|nah|sure|of course|absolutely|definitely|certainly|indeed|not (?:really|yet|quite|at all)|i (?:will|would|won't|did|didn't|do|don't|can|can't|think|believe|guess|doubt|go|continue|proceed|start|keep)|i'll|i'd|i'm going|i am going|let me(?! know)|let's|we (?:will|won't|did|can|do)|we'll|because|since|turns out|it (?:does|doesn't|did|didn't)|(?:the |short )?answer|[a-z]+ing now|proceeding|continuing|going ahead|moving on|是的|是|对|不是|不|没有|会的|好的|当然|因为|我会|我将|让我|我们会|接下来我|はい|いいえ|もちろん|なぜなら|続けます|進めます|да|нет|конечно|потому что|я (?:продолжу|сделаю|начну|думаю)|давайте|sí|claro|por supuesto|porque|voy a|sigo|continúo|procedo|ja|nein|natürlich|klar|weil|ich werde|ich mache|oui|non|bien sûr|parce que|je vais|je continue|je commence)(?![\p{L}\p{N}])/iu;
+
+/** One sentence of the closing prose: its masked text (patterns), its own text (what is shown), where it stands. */
+interface Sentence {
+  readonly masked: string;
+  readonly text: string;
+  /** Whether it ends in a question mark. */
+  readonly question: boolean;
+  /** Whether its line is a list item. */
+  readonly listed: boolean;
+  /** The index of its line among the items. */
+  readonly line: number;
+  /** 2 under a heading that hands the turn to the person, 1 under a `Next steps` heading, else 0. */
+  readonly turn: number;
+}
+
+/** The line with code spans, URLs and quotations that open after other text hidden, one FILL per character. */
+function masked(line: string): string {
+  const hidden = line
+    .replace(CODE_SPAN, (code) => FILL.repeat(code.length))
+    .replace(URL, (url) => {
+      const punctuation = URL_PUNCTUATION.exec(url)?.[0] ?? "";
+      return FILL.repeat(url.length - punctuation.length) + punctuation;
+    });
+  return hidden.replace(QUOTATION, (quote: string, offset: number) =>
+    /^[\s([{（【*_~>#-]*$/u.test(hidden.slice(0, offset)) ? quote : FILL.repeat(quote.length),
+  );
+}
+
+/** The text of a heading line with emoji, emphasis and end punctuation gone; undefined when the line is none. */
+function headingText(line: string): string | undefined {
+  const match = HEADING.exec(line) ?? COLON_HEADING.exec(undecorated(line));
+  const text = match?.[1] ?? match?.[3] ?? (/[?？؟]\s*$/u.test(match?.[2] ?? "?") ? undefined : match?.[2]);
+  return text === undefined ? undefined : bareHeading(text);
+}
+
+function bareHeading(text: string): string {
+  return undecorated(text).replace(TRAILING, "").replace(/[\s:：.!！]+$/u, "").trim();
+}
+
+/** How a heading hands the turn: 2 to the person, 1 to whoever takes the next steps, 0 not at all. */
+function turnOf(heading: string): number {
+  if (TURN_HEADING.test(heading)) return 2;
+  return NEXT_HEADING.test(heading) ? 1 : 0;
+}
+
+/** The sentences of a line, in order; `turn` as the heading above the line says. */
+function sentencesOf(line: string, index: number, turn: number): Sentence[] {
+  const label = LABEL.exec(line);
+  const labelTurn = label === null ? 0 : turnOf(bareHeading(label[1] ?? ""));
+  const body = label !== null && labelTurn > 0 ? (label[2] ?? "") : line;
+  const own = undecorated(body);
+  const hidden = masked(own);
+  const listed = LIST_ITEM.test(line);
+  const out: Sentence[] = [];
+  let start = 0;
+  SENTENCE_END.lastIndex = 0;
+  for (let match = SENTENCE_END.exec(hidden); ; match = SENTENCE_END.exec(hidden)) {
+    const stop = match === null ? hidden.length : match.index + match[0].length;
+    const piece = hidden.slice(start, stop);
+    if (/[\p{L}\p{N}]/u.test(piece)) {
+      const text = undecorated(own.slice(start, stop)).replace(TRAILING, "");
+      const mask = undecorated(piece).replace(TRAILING, "");
+      out.push({ masked: mask, text, question: /[?？؟]$/u.test(mask), listed, line: index, turn: Math.max(turn, labelTurn) });
+    }
+    if (match === null) break;
+    start = stop;
+  }
+  return out;
+}
+
+/** Whether a question that more text follows speaks to the person, and the sentence after it does not answer it. */
+function asksPerson(sentence: Sentence, next: Sentence | undefined): boolean {
+  const text = sentence.masked;
+  if (RHETORICAL.test(text)) return false;
+  if (next !== undefined) {
+    // Answered by the agent, a list item that answers its own question (`- Can I …? It runs …`), or a hypothetical.
+    if (ANSWERED.test(next.masked.replace(/^[(（][^()（）]{0,80}[)）]\s*/u, ""))) return false;
+    if (sentence.listed && next.line === sentence.line && !next.question) return false;
+    if (HYPOTHETICAL.test(text)) return false;
+  }
+  if (WH_OPENER.test(text)) return SECOND_PERSON.test(text);
+  return ADDRESSES.test(text) || ASKS_OPENER.test(text);
+}
+
+/** Whether a sentence asks the person to act, to give something back, or says it waits for them. */
+function requestsAct(sentence: Sentence, next: Sentence | undefined): boolean {
+  const text = sentence.masked;
+  if (CONDITION.test(text) || OFFER.test(text)) return false;
+  if (REQUEST.test(text)) return true;
+  if (AWAITS.test(text)) return !NEGATED.test(text);
+  const imperative = IMPERATIVE.test(text.replace(LEAD_IN, ""));
+  if (sentence.turn === 2 && imperative) return true;
+  if (sentence.turn === 1 && (PERSON_STEP.test(text.replace(LEAD_IN, "")) || (imperative && SLASH_COMMAND.test(sentence.text)))) return true;
+  if (!imperative && !POLITE.test(text)) return TEST_REQUEST.test(text.replace(/[.!！。]+$/u, "")) && !sentence.listed;
+  if (GIVE_BACK.test(text) || CONTINUES.test(text)) return true;
+  if (next !== undefined && CONTINUES.test(next.masked) && !OFFER.test(next.masked)) return true;
+  return TEST_REQUEST.test(text.replace(/[.!！。]+$/u, "")) && !sentence.listed;
+}
+
+/**
+ * The sentences of lines [from, to] of the items, code blocks and headings skipped; `turnFrom` starts the
+ * lines under a turn heading. Read from the end, at most PROSE_CHARS characters, each line by its last
+ * LINE_CHARS: the work per reply is bounded whatever its lines hold.
+ */
+function proseOf(items: readonly Item[], from: number, to: number, turnFrom: number, turn: number): Sentence[] {
+  const lines: Sentence[][] = [];
+  let budget = PROSE_CHARS;
+  for (let index = to; index >= from && budget > 0; index -= 1) {
+    const whole = lineAt(items, index);
+    if (whole === undefined || (headingText(whole) !== undefined && LABEL.exec(whole) === null)) continue;
+    const line = whole.slice(-Math.min(LINE_CHARS, budget));
+    budget -= line.length;
+    lines.push(sentencesOf(line, index, index >= turnFrom ? turn : 0));
+  }
+  return lines.reverse().flat();
+}
+
+/** The first line of the paragraph that ends at `end`, at most `max` lines up. */
+function paragraphStart(items: readonly Item[], end: number, max: number): number {
+  let start = end;
+  while (end - start < max - 1) {
+    const item = items[start];
+    if (item?.kind !== "line" || item.para || items[start - 1]?.kind !== "line") break;
+    start -= 1;
+  }
+  return start;
+}
+
+/**
+ * What the closing prose asks (SPEC §4.8, 0.4): the last paragraph — with the line that leads into it when
+ * it is a list under a line ending in `:` — or the lines under a closing heading that hands the turn to the
+ * person; else a question in the paragraph before it, when one paragraph of explanation follows.
+ */
+function closingAsks(items: readonly Item[], last: number): string | undefined {
+  let start = paragraphStart(items, last, MAX_PROSE);
+  const lead = lineAt(items, start - 1);
+  if (lead !== undefined && LIST_ITEM.test(lineAt(items, start) ?? "") && /[:：]\W*$/u.test(lead)) {
+    start = paragraphStart(items, start - 1, MAX_PROSE);
+  }
+  // A heading within the closing lines: the section under it is the closing prose.
+  let turnFrom = last + 1;
+  let turn = 0;
+  for (let index = last; index >= 0 && last - index < MAX_PROSE; index -= 1) {
+    const line = lineAt(items, index);
+    if (line === undefined) continue;
+    const heading = LABEL.exec(line) === null ? headingText(line) : undefined;
+    if (heading === undefined) continue;
+    turn = turnOf(heading);
+    if (turn > 0) {
+      turnFrom = index + 1;
+      start = Math.min(start, index + 1);
+    }
+    break;
+  }
+  const closing = proseOf(items, start, last, turnFrom, turn);
+  for (let index = closing.length - 1; index >= 0; index -= 1) {
+    const sentence = closing[index];
+    if (sentence === undefined) continue;
+    const next = closing[index + 1];
+    if (sentence.question ? asksPerson(sentence, next) : requestsAct(sentence, next)) return sentence.text;
+  }
+  return askedBefore(items, start, last, closing[0]);
+}
+
+/**
+ * A question or request in the paragraph before the closing one, when the closing one (at most MAX_AFTER
+ * lines, no heading) explains it and does not answer it.
+ */
+function askedBefore(items: readonly Item[], start: number, last: number, first: Sentence | undefined): string | undefined {
+  const opening = lineAt(items, start);
+  if (first === undefined || ANSWERED.test(first.masked) || last - start >= MAX_AFTER || opening === undefined || headingText(opening) !== undefined) return undefined;
+  let end = start - 1;
+  while (items[end]?.kind === "code") end -= 1;
+  if (lineAt(items, end) === undefined) return undefined;
+  const before = proseOf(items, paragraphStart(items, end, MAX_BEFORE), end, end + 1, 0);
+  for (let index = before.length - 1; index >= 0; index -= 1) {
+    const sentence = before[index];
+    if (sentence === undefined) continue;
+    if (sentence.question ? asksPerson(sentence, before[index + 1] ?? first) : requestsAct(sentence, before[index + 1])) return sentence.text;
+  }
+  return asOptions(items, end);
 }
 
 /** The text blocks of an assistant message (not thinking, not tool calls), one per line. */

@@ -297,7 +297,9 @@ export function nudgeText(tool: string | undefined, hint: boolean): string {
   const lead = tool === undefined
     ? "Continue with the open steps of the plan. Mark each step as you finish it by writing [DONE:n] in your reply, where n is the step number."
     : `Continue with the open tasks on your todo list. Use ${toolPhrase(tool)} to read the list and to update each task as you finish it.`;
-  const block = hint ? " If you cannot go on without a person, call todo_loop_block with the reason instead of stopping." : "";
+  const block = hint
+    ? " If you cannot go on without a person, call todo_loop_block with the reason instead of stopping."
+    : " If your last reply asked the user something or needs them to act, call todo_loop_block with that question instead of continuing.";
   return `${lead}${block} The user's latest instruction outranks this reminder.`;
 }
 
