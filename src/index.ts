@@ -13,9 +13,15 @@ import { registerKeptConsent } from "./host/kept-consent.ts";
 import type { PiLike } from "./core/pi-shapes.ts";
 import { registerRenderers } from "./host/render.ts";
 import { createRuntime } from "./host/runtime.ts";
+import { processIo } from "./io/notify.ts";
+import type { ReachIo } from "./io/notify.ts";
 
-export default function todoLoop(pi: PiLike): void {
-  const runtime = createRuntime(pi);
+/**
+ * pi calls this with its API alone; `io` (the process's stdout, stderr and exit status) is for a caller that
+ * must keep the process's streams to itself, such as a test.
+ */
+export default function todoLoop(pi: PiLike, io: ReachIo = processIo): void {
+  const runtime = createRuntime(pi, io);
   registerBoundaries(runtime);
   registerKeptConsent(runtime);
   registerBlockTool(runtime);

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import todoLoop from "../src/index.ts";
+import { ioOf } from "./captured-io.ts";
 import type { ContextLike, ModeLike, ToolResultValue, TurnEndEventLike, TurnEndResultLike } from "../src/core/pi-shapes.ts";
 import { nudgeText } from "../src/core/text.ts";
 import { callPart, foldFingerprint, textPart } from "../src/core/fingerprint.ts";
@@ -97,7 +98,7 @@ interface Harness {
 
 function harness(options: HarnessOptions = {}): Harness {
   const pi = options.pi ?? createFakePi({ activeTools: options.activeTools });
-  if (!options.pi) todoLoop(pi);
+  if (!options.pi) todoLoop(pi, ioOf(pi));
   const session = options.session ?? createSession(options.branch ?? planned(), options.sessionId);
   pi.session = session;
   const ctx = createContext({ session, cwd, hasUI: options.hasUI, mode: options.mode });
@@ -333,7 +334,7 @@ test("turn_end: through pi's chained dispatch the earlier proposal and the marke
   const pi = createFakePi();
   const earlier = { type: "custom", customType: "other-extension:state" };
   pi.on("turn_end", async (event) => ({ entries: [...(Array.isArray(event.entries) ? event.entries : []), earlier] }));
-  todoLoop(pi);
+  todoLoop(pi, ioOf(pi));
   const session = createSession(planned());
   session.append(assistant());
   const result = await pi.fireTurnEnd(settle(), createContext({ session, cwd }));
@@ -970,7 +971,7 @@ test("footer: never set without a UI (print and JSON modes)", async () => {
 
 test("todo_loop_block: registered model-only, with a one-line snippet, guidelines naming it, and one required string reason", () => {
   const pi = createFakePi();
-  todoLoop(pi);
+  todoLoop(pi, ioOf(pi));
   const tool = pi.tool("todo_loop_block");
   assert.equal(tool.name, "todo_loop_block");
   assert.equal(tool.exposure, "model-only");
@@ -1289,7 +1290,7 @@ test("/todoloop with an unknown sub-command: an error notify with the usage line
 
 test("/todoloop offers argument completions for the five words, each with a description", () => {
   const pi = createFakePi();
-  todoLoop(pi);
+  todoLoop(pi, ioOf(pi));
   const complete = pi.command("todoloop").getArgumentCompletions;
   assert.ok(complete);
   const values = (prefix: string) => complete(prefix)?.map((item) => item.value) ?? null;
@@ -1369,7 +1370,7 @@ function clockOf(timestamp: string): string {
 
 test("/todoloop completion: a word typed in full offers no completion, so one Enter runs it", () => {
   const pi = createFakePi();
-  todoLoop(pi);
+  todoLoop(pi, ioOf(pi));
   const complete = pi.command("todoloop").getArgumentCompletions;
   assert.ok(complete);
   for (const word of ["status", "pause", "resume", "reset", "continue", "PAUSE", "pause ", " continue"]) assert.equal(complete(word), null, word);
@@ -1476,7 +1477,7 @@ test("/todoloop status: config: none (defaults) without a file, the path with on
 
 test("no todo tool: at the first interactive start one info notify says the loop has nothing to read and how to install one", async () => {
   const pi = createFakePi({ activeTools: ["read", "bash"] });
-  todoLoop(pi);
+  todoLoop(pi, ioOf(pi));
   const h = harness({ pi, mode: "tui", branch: chain(user("hi", { id: "u1" })) });
   await h.start("startup");
   const notes = h.takeNotes();
@@ -1494,7 +1495,7 @@ test("no todo tool: no notice with a known todo tool registered, nor in RPC, pri
   assert.deepEqual(withTool.takeNotes(), []);
   for (const mode of ["rpc", "print", "json"] as const) {
     const pi = createFakePi({ activeTools: ["read", "bash"] });
-    todoLoop(pi);
+    todoLoop(pi, ioOf(pi));
     const h = harness({ pi, mode, hasUI: mode === "rpc", branch: chain(user("hi", { id: "u1" })) });
     await h.start("startup");
     assert.deepEqual(h.takeNotes(), [], mode);
@@ -1504,7 +1505,7 @@ test("no todo tool: no notice with a known todo tool registered, nor in RPC, pri
 test("no todo tool: a registered but inactive todo tool counts as installed (no notice)", async () => {
   const pi = createFakePi({ activeTools: ["read", "bash"] });
   pi.allTools = [...pi.allTools, { name: "todo", exposure: "direct" }];
-  todoLoop(pi);
+  todoLoop(pi, ioOf(pi));
   const h = harness({ pi, mode: "tui", branch: chain(user("hi", { id: "u1" })) });
   await h.start("startup");
   assert.deepEqual(h.takeNotes(), []);

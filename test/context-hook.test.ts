@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import todoLoop from "../src/index.ts";
+import { ioOf } from "./captured-io.ts";
 import { filterMarkers, USER_ROLES } from "../src/loop.ts";
 import { assistantMessage, markerMessage, roleMessage, userMessage } from "./builders.ts";
 import type { Message } from "./builders.ts";
@@ -26,7 +27,7 @@ function roles(messages: readonly unknown[]): string[] {
 
 function load(): { handler: ContextHandler; ctx: FakeContext } {
   const pi = createFakePi();
-  todoLoop(pi);
+  todoLoop(pi, ioOf(pi));
   const handler = pi.contextHandlers[0];
   assert.ok(handler, "a context handler is registered");
   assert.equal(pi.contextHandlers.length, 1);

@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import todoLoop from "../src/index.ts";
+import { ioOf } from "./captured-io.ts";
 import { align, applyBlock, applyCommand, decide, earlierFacts, filterMarkers, freshMemory, holdsEarlier, listKey, NO_EARLIER, NOTHING, settle } from "../src/loop.ts";
 import type { BranchFacts, DecideInput, Decision, ListState, MarkerDraft, Memory, NoListWhy, PendingStop, Reason, StaleWhy, ToolFacts, TurnFacts, Wait, EarlierFacts } from "../src/core/types.ts";
 import type { Command, Settled } from "../src/loop.ts";
@@ -64,7 +65,7 @@ interface Handlers {
 /** A fresh extension behind the typed fake pi; each case gets its own process state. */
 function load(): Handlers {
   const pi = createFakePi({ activeTools: ["read", "bash", "todo"] });
-  todoLoop(pi);
+  todoLoop(pi, ioOf(pi));
   const [turnEnd] = pi.turnEndHandlers;
   const [context] = pi.contextHandlers;
   const [agentSettled] = pi.agentSettledHandlers;

@@ -14,6 +14,7 @@ import type { Config } from "../src/core/types.ts";
 import type { Reason, StopRecord } from "../src/core/types.ts";
 import { createReach, runCommand } from "../src/io/notify.ts";
 import type { ReachIo } from "../src/io/notify.ts";
+import { ioOf } from "./captured-io.ts";
 import type { ContextLike, ModeLike } from "../src/core/pi-shapes.ts";
 import { BODY_CHARS, exitStatus, graphemes, needsPerson, notificationBody, notifies, planReach, terminalSequence } from "../src/core/reach-plan.ts";
 import type { StopPayload } from "../src/core/reach-plan.ts";
@@ -451,7 +452,7 @@ test("wiring: agent_settled emits todo-loop:stop with the payload for an announc
   const pi = createFakePi();
   const emitted: unknown[] = [];
   pi.events = { emit: (channel, data) => void emitted.push({ channel, data }) };
-  todoLoop(pi);
+  todoLoop(pi, ioOf(pi));
   const open = [builders.task({ id: 1, subject: "Write tests" }), builders.task({ id: 2, subject: "Ship it" })];
   const session = createSession(builders.chain(builders.user("Do the work", { id: "u1" }), builders.assistant({ id: "a1" }), builders.todoResult({ tasks: open, id: "t1" })));
   pi.session = session;

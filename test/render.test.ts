@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { visibleWidth } from "@earendil-works/pi-tui";
 import todoLoop from "../src/index.ts";
+import { ioOf } from "./captured-io.ts";
 import type { ComponentLike, RenderedEntryLike, RenderedMessageLike, ThemeColorLike, ThemeLike } from "../src/core/pi-shapes.ts";
 import { columns, fit, registerRenderers } from "../src/host/render.ts";
 import { nudgeText } from "../src/core/text.ts";
@@ -69,7 +70,7 @@ const stop = (overrides: Record<string, unknown> = {}) => ({
 
 test("the extension registers one message renderer for its marker and one entry renderer for its stop record", () => {
   const pi = createFakePi();
-  todoLoop(pi);
+  todoLoop(pi, ioOf(pi));
   assert.deepEqual([...pi.messageRenderers.keys()], [MARKER]);
   assert.deepEqual([...pi.entryRenderers.keys()], [STOP]);
 });

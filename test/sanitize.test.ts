@@ -14,6 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import todoLoop from "../src/index.ts";
+import { ioOf } from "./captured-io.ts";
 import { describeNotice, sanitize } from "../src/core/text.ts";
 import { cleanOutputLine, withoutEscapes } from "../src/core/sanitize.ts";
 import { assistant, blockResult, rpivDetails, settle, task, todoResult, toolResultMessage, toolTurn, user } from "./builders.ts";
@@ -548,7 +549,7 @@ const CLEAN_REASON = "Need the prod key now please";
 
 function setup(entries: readonly Entry[]): { pi: FakePi; ctx: FakeContext } {
   const pi = createFakePi({ activeTools: ["read", "bash", "todo"] });
-  todoLoop(pi);
+  todoLoop(pi, ioOf(pi));
   const ctx = createContext({ session: createSession(entries), cwd });
   return { pi, ctx };
 }

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import todoLoop from "../src/index.ts";
+import { ioOf } from "./captured-io.ts";
 import type { TurnEndResultLike } from "../src/core/pi-shapes.ts";
 import { assistant, chain, isEntry, settle, task, todoResult, toolResult, user } from "./builders.ts";
 import type { Entry } from "./builders.ts";
@@ -44,7 +45,7 @@ interface H {
 
 function harness(branch: Entry[] = finished(), session?: FakeSession): H {
   const pi = createFakePi();
-  todoLoop(pi);
+  todoLoop(pi, ioOf(pi));
   const s = session ?? createSession(branch);
   pi.session = s;
   const ctx = createContext({ session: s, cwd });

@@ -13,8 +13,8 @@ import { parseTasksFile, TODO_TOOL_NAMES } from "../sources/index.ts";
 import { readTasksFile } from "../io/tasks-file.ts";
 import { createBranchReader, listState, MARKER_TYPE, sessionPaused } from "../state.ts";
 import type { BranchReader, Snapshot } from "../state.ts";
-import { createReach } from "../io/notify.ts";
-import type { Reach } from "../io/notify.ts";
+import { createReach, processIo } from "../io/notify.ts";
+import type { Reach, ReachIo } from "../io/notify.ts";
 import { footerText, nudgeText, rereadNudgeText, sanitize } from "../core/text.ts";
 
 export interface SessionState {
@@ -113,7 +113,8 @@ function spendOf(snapshot: Snapshot): Facts["spend"] {
   return { tokens: snapshot.tokens, cost: snapshot.cost, minutes };
 }
 
-export function createRuntime(pi: PiLike): Runtime {
+/** `io`: the process's streams, exit status and notify command, which reaching a person writes to. */
+export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
   const sessions = new Map<string, SessionState>();
 
   function sessionId(ctx: ContextLike): string {
@@ -221,7 +222,7 @@ export function createRuntime(pi: PiLike): Runtime {
     footerFor(facts, memory) {
       return footerText(memory, facts.list, facts.config, facts.killSwitch);
     },
-    reach: createReach(pi),
+    reach: createReach(pi, io),
     readControls(ctx, session) {
       const read = ctx.sessionManager.getEntries;
       if (typeof read !== "function") return;

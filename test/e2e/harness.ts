@@ -580,7 +580,7 @@ export async function startRpc(box: Sandbox, options: RpcOptions = {}): Promise<
         if (check()) done();
         else if (exited) done(exited);
       };
-      const timer = setTimeout(() => done(new Error(`pi did not settle within ${waitMs} ms\nstderr:\n${client.getStderr()}`)), waitMs);
+      const timer = setTimeout(() => done(new Error(`pi did not settle within ${waitMs} ms\nstderr:\n${stderr}`)), waitMs);
       waiters.add(wake);
     });
   }
@@ -596,15 +596,24 @@ export async function startRpc(box: Sandbox, options: RpcOptions = {}): Promise<
   }
 
   live.add(client);
+  // pi's RpcClient copies the child's stderr to this process's stderr, where it would land among the
+  // runner's lines; the harness keeps it instead, for the error messages below.
+  let stderr = "";
+  const starting = client.start();
+  const output = childOf(client)?.stderr;
+  if (output) {
+    output.removeAllListeners("data");
+    output.on("data", (chunk: Buffer) => void (stderr += chunk.toString()));
+  }
   try {
-    await client.start();
+    await starting;
   } catch (error) {
     await stop();
     throw error;
   }
   childOf(client)?.once("exit", (code, signal) => {
     if (stopped) return;
-    exited = new Error(`pi exited (code ${code}, signal ${signal})\nstderr:\n${client.getStderr()}`);
+    exited = new Error(`pi exited (code ${code}, signal ${signal})\nstderr:\n${stderr}`);
     for (const wake of [...waiters]) wake();
   });
   return {
