@@ -37,7 +37,7 @@ import { nicobailonPiSubagents } from "../src/work/nicobailon-pi-subagents.ts";
 import { piCode } from "../src/work/pi-code.ts";
 import { tintinwebPiSubagents } from "../src/work/tintinweb-pi-subagents.ts";
 import { todoLoopWork } from "../src/work/todo-loop-work.ts";
-import { guardedRead, MAX_WORK_ID, sessionOf, workEvent, workId, workLabelOf } from "../src/work/types.ts";
+import { fieldsOf, MAX_WORK_ID, sessionOf, workEvent, workId, workLabelOf } from "../src/work/types.ts";
 import type { WorkSource } from "../src/work/types.ts";
 
 const DIR = new URL("./fixtures/work/", import.meta.url).pathname;
@@ -293,21 +293,19 @@ test("registry: each source's result message is its result type, and no result t
 test("registry: a channel no source owns reads as undefined, and sources are named for /todoloop", () => {
   assert.equal(readWork("subagents:compacted", { id: "x" }), undefined);
   assert.equal(readWork("subagent-notify", fixture("nicobailon-pi-subagents", "notify-message").message), undefined);
-  const samples: Array<[WorkSource, string]> = [
-    [nicobailonPiSubagents, "async-started"],
-    [tintinwebPiSubagents, "created"],
-    [piCode, "start-background"],
-    [aliouPiProcesses, "started"],
-    [todoLoopWork, "start"],
-  ];
-  for (const [source, name] of samples) {
-    const { channel, payload } = heard(source.id, name);
-    assert.notEqual(source.read(channel, payload), undefined);
-    assert.equal(source.read("elsewhere:event", payload), undefined, source.id);
-    for (const other of WORK_SOURCES) if (other !== source) assert.equal(other.read(channel, payload), undefined, `${other.id} on ${channel}`);
+  for (const source of WORK_SOURCES) {
+    for (const name of readdirSync(join(DIR, source.id)).filter((file) => file.endsWith(".json"))) {
+      const file = fixture(source.id, name.slice(0, -5));
+      if (typeof file.channel !== "string" || !source.channels.includes(file.channel)) continue;
+      assert.notEqual(source.read(file.channel, file.payload), undefined);
+      assert.equal(source.read("elsewhere:event", file.payload), undefined, `${source.id}/${name}`);
+      for (const other of WORK_SOURCES) if (other !== source) assert.equal(other.read(file.channel, file.payload), undefined, `${other.id} on ${file.channel}`);
+    }
   }
-  assert.equal(workSourceLabel("nicobailon-pi-subagents"), "pi-subagents");
-  assert.equal(workSourceLabel("aliou-pi-processes"), "@aliou/pi-processes");
+  assert.deepEqual(
+    WORK_SOURCES.map((source) => workSourceLabel(source.id)),
+    ["pi-subagents", "@tintinweb/pi-subagents", "pi-code", "@aliou/pi-processes", "todo-loop:work"],
+  );
   assert.equal(workSourceLabel("someone-else"), "someone-else");
   assert.deepEqual(
     WORK_SOURCES.map((source) => source.id),
@@ -357,7 +355,9 @@ test("bad input: a throwing getter or a revoked proxy reads as undefined, never 
   assert.equal(piCode.read("pi-code:subagent", { ...{ id: "x" }, get agentId() { throw new Error("x"); } }), undefined);
   assert.equal(aliouPiProcesses.snapshot?.read(proxy), undefined);
   assert.deepEqual(aliouPiProcesses.snapshot?.read([hostile, proxy]), [], "items that throw are skipped like other shapes");
-  assert.equal(guardedRead(proxy, () => "read"), undefined);
+  assert.equal(fieldsOf(proxy, []), undefined);
+  assert.equal(fieldsOf(getter, ["phase", "id"]), undefined);
+  assert.deepEqual(fieldsOf(getter, ["phase", "missing"]), { phase: "start", missing: undefined }, "only the named fields are read");
 });
 
 test("bad input: an end for work never started changes nothing (the same state comes back)", () => {

@@ -103,7 +103,7 @@ export function reconcileSource(state: WorkState, source: string, live: readonly
   const liveIds = new Set(mine.map((event) => event.id));
   let next = state;
   for (const item of state.items) {
-    if (item.source === source && !liveIds.has(item.id)) next = applyWork(next, { source, id: item.id, phase: "end" }, at, here);
+    if (item.source === source && !liveIds.has(item.id)) next = applyWork(next, { source: item.source, id: item.id, phase: "end" }, at, here);
   }
   return applyAllWork(next, mine, at, here);
 }
@@ -147,7 +147,7 @@ const MINUTE_MS = 60_000;
 
 /** Milliseconds as minutes; a negative or non-number span is none. */
 function minutesOf(ms: number): number {
-  return ms > 0 ? ms / MINUTE_MS : 0;
+  return Math.max(0, ms / MINUTE_MS || 0);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -193,15 +193,18 @@ export function checkInsOn(checkInMinutes: number): boolean {
 
 /** Minutes from the previous check-in (or the count's start) to the next, after `sent` check-ins: 1×, 2×, 4×, 4×… */
 export function checkInInterval(checkInMinutes: number, sent: number): number {
-  const steps = sent > 0 ? Math.floor(sent) : 0;
+  const steps = Math.max(0, Math.floor(sent));
   return checkInMinutes * Math.min(2 ** steps, MAX_CHECK_IN_BACKOFF);
 }
 
 /** When the next check-in is due (ms), or null: check-ins off, or the last one allowed was sent. */
 export function nextCheckInAt(state: CheckIns, checkInMinutes: number): number | null {
   if (!checkInsOn(checkInMinutes) || state.sent >= MAX_CHECK_INS) return null;
-  const from = state.lastAt ?? state.since;
-  return from + checkInInterval(checkInMinutes, state.sent) * MINUTE_MS;
+  return dueAtOf(state, checkInMinutes);
+}
+
+function dueAtOf(state: CheckIns, checkInMinutes: number): number {
+  return (state.lastAt ?? state.since) + checkInInterval(checkInMinutes, state.sent) * MINUTE_MS;
 }
 
 export type CheckInVerdict =
@@ -220,9 +223,8 @@ export type CheckInVerdict =
 export function checkInVerdict(state: CheckIns, checkInMinutes: number, now: number): CheckInVerdict {
   if (!checkInsOn(checkInMinutes)) return { kind: "wait", dueAt: null };
   if (state.sent >= MAX_CHECK_INS) return { kind: "work-timeout", minutes: minutesOf(now - state.began) };
-  const dueAt = nextCheckInAt(state, checkInMinutes);
-  if (dueAt !== null && now >= dueAt) return { kind: "check-in", nth: state.sent + 1 };
-  return { kind: "wait", dueAt };
+  const dueAt = dueAtOf(state, checkInMinutes);
+  return now >= dueAt ? { kind: "check-in", nth: state.sent + 1 } : { kind: "wait", dueAt };
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@
  * stopped on purpose. Names no session; at `session_shutdown` (reload included) it kills them all.
  */
 import type { UnknownRecord } from "../core/record.ts";
-import { guardedRead, workEvent, workId, workLabelOf } from "./types.ts";
+import { fieldsOf, workEvent, workId, workLabelOf } from "./types.ts";
 import type { SourceWorkEvent, WorkRead, WorkSource } from "./types.ts";
 
 const SOURCE = "aliou-pi-processes";
@@ -20,41 +20,50 @@ const STARTED = "processes:started";
 const ENDED = "processes:ended";
 const LIST = "processes:request:list";
 
-const LIVE: ReadonlySet<string> = new Set(["running", "terminating", "terminate_timeout"]);
-const DONE: ReadonlySet<string> = new Set(["exited", "killed"]);
+/** Whether a process of each status is live; any other status is not its shape. */
+const LIVE_BY_STATUS: ReadonlyMap<unknown, boolean> = new Map([
+  ["running", true],
+  ["terminating", true],
+  ["terminate_timeout", true],
+  ["exited", false],
+  ["killed", false],
+]);
 
-/** A process's id and whether it is live, or undefined when the payload is not a `ProcessInfo`. */
-function processOf(payload: UnknownRecord): { event: SourceWorkEvent; live: boolean } | undefined {
-  const id = workId(payload.id);
-  const status = payload.status;
-  if (id === undefined || typeof status !== "string" || (!LIVE.has(status) && !DONE.has(status))) return undefined;
-  return { event: workEvent(SOURCE, id, "start", workLabelOf(payload.name, payload.command)), live: LIVE.has(status) };
+const FIELDS = ["id", "status", "name", "command"];
+
+/** A process's start event and whether it is live, or undefined when the fields are not a `ProcessInfo`'s. */
+function processOf(fields: UnknownRecord | undefined): { event: SourceWorkEvent; live: boolean } | undefined {
+  if (fields === undefined) return undefined;
+  const id = workId(fields.id);
+  const live = LIVE_BY_STATUS.get(fields.status);
+  if (id === undefined || live === undefined) return undefined;
+  return { event: workEvent(SOURCE, id, "start", workLabelOf(fields.name, fields.command)), live };
 }
 
-function started(payload: UnknownRecord): WorkRead {
-  const process = processOf(payload);
+function started(fields: UnknownRecord | undefined): WorkRead {
+  const process = processOf(fields);
   if (process === undefined) return undefined;
   return process.live ? [process.event] : [];
 }
 
-function ended(payload: UnknownRecord): WorkRead {
-  const process = processOf(payload);
+function ended(fields: UnknownRecord | undefined): WorkRead {
+  const process = processOf(fields);
   return process === undefined ? undefined : [workEvent(SOURCE, process.event.id, "end")];
+}
+
+/** The items of a list reply, or undefined when it is no array (or a proxy that throws). */
+function itemsOf(reply: unknown): readonly unknown[] | undefined {
+  try {
+    if (Array.isArray(reply)) return Array.from(reply);
+  } catch {
+    // Not a list the source sends.
+  }
+  return undefined;
 }
 
 /** The live processes of a list reply; an item of another shape is skipped, a reply that is no list is undefined. */
 function liveList(reply: unknown): readonly SourceWorkEvent[] | undefined {
-  try {
-    if (!Array.isArray(reply)) return undefined;
-    const live: SourceWorkEvent[] = [];
-    for (const item of reply) {
-      const process = guardedRead(item, processOf);
-      if (process?.live === true) live.push(process.event);
-    }
-    return live;
-  } catch {
-    return undefined;
-  }
+  return itemsOf(reply)?.flatMap((item) => started(fieldsOf(item, FIELDS)) ?? []);
 }
 
 export const aliouPiProcesses: WorkSource = {
@@ -62,8 +71,8 @@ export const aliouPiProcesses: WorkSource = {
   label: "@aliou/pi-processes",
   channels: [STARTED, ENDED],
   read(channel, payload) {
-    if (channel === STARTED) return guardedRead(payload, started);
-    if (channel === ENDED) return guardedRead(payload, ended);
+    if (channel === STARTED) return started(fieldsOf(payload, FIELDS));
+    if (channel === ENDED) return ended(fieldsOf(payload, FIELDS));
     return undefined;
   },
   resultTypes: ["ad-process:notification"],

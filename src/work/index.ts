@@ -34,7 +34,7 @@ export function readWork(channel: string, payload: unknown): WorkRead {
 
 /** Whether a message's `customType` is some source's result message. */
 export function isWorkResult(customType: unknown): boolean {
-  return typeof customType === "string" && WORK_RESULT_TYPES.has(customType);
+  return WORK_SOURCES.some((source) => source.resultTypes.some((type) => type === customType));
 }
 
 /** How `/todoloop` names a source. */

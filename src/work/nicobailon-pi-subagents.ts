@@ -10,7 +10,7 @@
  * The result message is `customType: "subagent-notify"`, sent with `triggerTurn` (no `deliverAs`).
  */
 import type { UnknownRecord } from "../core/record.ts";
-import { guardedRead, sessionOf, workEvent, workId, workLabelOf } from "./types.ts";
+import { fieldsOf, sessionOf, workEvent, workId, workLabelOf } from "./types.ts";
 import type { WorkRead, WorkSource } from "./types.ts";
 
 const SOURCE = "nicobailon-pi-subagents";
@@ -18,22 +18,25 @@ const STARTED = "subagent:async-started";
 const COMPLETE = "subagent:async-complete";
 const TERMINAL = "subagent:process-terminal";
 
-function started(payload: UnknownRecord): WorkRead {
-  const id = workId(payload.id);
+function started(fields: UnknownRecord | undefined): WorkRead {
+  if (fields === undefined) return undefined;
+  const id = workId(fields.id);
   if (id === undefined) return undefined;
-  return [workEvent(SOURCE, id, "start", workLabelOf(payload.agent), sessionOf(payload.sessionId))];
+  return [workEvent(SOURCE, id, "start", workLabelOf(fields.agent), sessionOf(fields.sessionId))];
 }
 
-function complete(payload: UnknownRecord): WorkRead {
-  const id = workId(payload.runId) ?? workId(payload.id);
+function complete(fields: UnknownRecord | undefined): WorkRead {
+  if (fields === undefined) return undefined;
+  const id = workId(fields.runId) ?? workId(fields.id);
   if (id === undefined) return undefined;
-  return [workEvent(SOURCE, id, "end", undefined, sessionOf(payload.sessionId))];
+  return [workEvent(SOURCE, id, "end", undefined, sessionOf(fields.sessionId))];
 }
 
-function terminal(payload: UnknownRecord): WorkRead {
-  const id = workId(payload.runId);
-  if (id === undefined || typeof payload.state !== "string") return undefined;
-  return payload.state === "pending" ? [] : [workEvent(SOURCE, id, "end")];
+function terminal(fields: UnknownRecord | undefined): WorkRead {
+  if (fields === undefined) return undefined;
+  const id = workId(fields.runId);
+  if (id === undefined || typeof fields.state !== "string") return undefined;
+  return fields.state === "pending" ? [] : [workEvent(SOURCE, id, "end")];
 }
 
 export const nicobailonPiSubagents: WorkSource = {
@@ -41,9 +44,9 @@ export const nicobailonPiSubagents: WorkSource = {
   label: "pi-subagents",
   channels: [STARTED, COMPLETE, TERMINAL],
   read(channel, payload) {
-    if (channel === STARTED) return guardedRead(payload, started);
-    if (channel === COMPLETE) return guardedRead(payload, complete);
-    if (channel === TERMINAL) return guardedRead(payload, terminal);
+    if (channel === STARTED) return started(fieldsOf(payload, ["id", "agent", "sessionId"]));
+    if (channel === COMPLETE) return complete(fieldsOf(payload, ["runId", "id", "sessionId"]));
+    if (channel === TERMINAL) return terminal(fieldsOf(payload, ["runId", "state"]));
     return undefined;
   },
   resultTypes: ["subagent-notify"],

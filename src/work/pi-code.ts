@@ -7,19 +7,20 @@
  * `triggerTurn`. Names no session.
  */
 import type { UnknownRecord } from "../core/record.ts";
-import { guardedRead, workEvent, workId, workLabelOf } from "./types.ts";
+import { fieldsOf, workEvent, workId, workLabelOf } from "./types.ts";
 import type { WorkRead, WorkSource } from "./types.ts";
 
 const SOURCE = "pi-code";
 const CHANNEL = "pi-code:subagent";
 const BACKGROUND_PREFIX = "bg-";
 
-function phaseEvent(payload: UnknownRecord): WorkRead {
-  const id = workId(payload.agentId);
-  const phase = payload.phase === "start" ? "start" : payload.phase === "stop" ? "end" : undefined;
-  if (id === undefined || phase === undefined || typeof payload.agentType !== "string") return undefined;
+function phaseEvent(fields: UnknownRecord | undefined): WorkRead {
+  if (fields === undefined) return undefined;
+  const id = workId(fields.agentId);
+  const phase = fields.phase === "start" ? "start" : fields.phase === "stop" ? "end" : undefined;
+  if (id === undefined || phase === undefined || typeof fields.agentType !== "string") return undefined;
   if (!id.startsWith(BACKGROUND_PREFIX)) return [];
-  return [workEvent(SOURCE, id, phase, workLabelOf(payload.agentType))];
+  return [workEvent(SOURCE, id, phase, workLabelOf(fields.agentType))];
 }
 
 export const piCode: WorkSource = {
@@ -27,7 +28,7 @@ export const piCode: WorkSource = {
   label: "pi-code",
   channels: [CHANNEL],
   read(channel, payload) {
-    return channel === CHANNEL ? guardedRead(payload, phaseEvent) : undefined;
+    return channel === CHANNEL ? phaseEvent(fieldsOf(payload, ["phase", "agentType", "agentId"])) : undefined;
   },
   resultTypes: ["subagent-background"],
 };

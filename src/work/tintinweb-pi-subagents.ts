@@ -10,7 +10,7 @@
  * fetched with `get_subagent_result` sends none.
  */
 import type { UnknownRecord } from "../core/record.ts";
-import { guardedRead, workEvent, workId, workLabelOf } from "./types.ts";
+import { fieldsOf, workEvent, workId, workLabelOf } from "./types.ts";
 import type { WorkRead, WorkSource } from "./types.ts";
 
 const SOURCE = "tintinweb-pi-subagents";
@@ -18,15 +18,17 @@ const CREATED = "subagents:created";
 const COMPLETED = "subagents:completed";
 const FAILED = "subagents:failed";
 
-function created(payload: UnknownRecord): WorkRead {
-  const id = workId(payload.id);
+function created(fields: UnknownRecord | undefined): WorkRead {
+  if (fields === undefined) return undefined;
+  const id = workId(fields.id);
   if (id === undefined) return undefined;
-  if (payload.isBackground !== true) return [];
-  return [workEvent(SOURCE, id, "start", workLabelOf(payload.description, payload.type))];
+  if (fields.isBackground !== true) return [];
+  return [workEvent(SOURCE, id, "start", workLabelOf(fields.description, fields.type))];
 }
 
-function ended(payload: UnknownRecord): WorkRead {
-  const id = workId(payload.id);
+function ended(fields: UnknownRecord | undefined): WorkRead {
+  if (fields === undefined) return undefined;
+  const id = workId(fields.id);
   return id === undefined ? undefined : [workEvent(SOURCE, id, "end")];
 }
 
@@ -35,8 +37,8 @@ export const tintinwebPiSubagents: WorkSource = {
   label: "@tintinweb/pi-subagents",
   channels: [CREATED, COMPLETED, FAILED],
   read(channel, payload) {
-    if (channel === CREATED) return guardedRead(payload, created);
-    if (channel === COMPLETED || channel === FAILED) return guardedRead(payload, ended);
+    if (channel === CREATED) return created(fieldsOf(payload, ["id", "isBackground", "description", "type"]));
+    if (channel === COMPLETED || channel === FAILED) return ended(fieldsOf(payload, ["id"]));
     return undefined;
   },
   resultTypes: ["subagent-notification"],

@@ -5,18 +5,19 @@
  * the session whose bus heard it. Any other `v` is a shape this version does not know.
  */
 import type { UnknownRecord } from "../core/record.ts";
-import { guardedRead, workEvent, workId, workLabelOf } from "./types.ts";
+import { fieldsOf, workEvent, workId, workLabelOf } from "./types.ts";
 import type { WorkRead, WorkSource } from "./types.ts";
 
 const SOURCE = "todo-loop-work";
 export const WORK_CHANNEL = "todo-loop:work";
 
-function generic(payload: UnknownRecord): WorkRead {
-  const id = workId(payload.id);
-  const phase = payload.phase;
-  if (payload.v !== 1 || id === undefined || (phase !== "start" && phase !== "end")) return undefined;
-  if (payload.label !== undefined && typeof payload.label !== "string") return undefined;
-  return [workEvent(SOURCE, id, phase, phase === "start" ? workLabelOf(payload.label) : undefined)];
+function generic(fields: UnknownRecord | undefined): WorkRead {
+  if (fields === undefined) return undefined;
+  const id = workId(fields.id);
+  const phase = fields.phase;
+  if (fields.v !== 1 || id === undefined || (phase !== "start" && phase !== "end")) return undefined;
+  if (fields.label !== undefined && typeof fields.label !== "string") return undefined;
+  return [workEvent(SOURCE, id, phase, phase === "start" ? workLabelOf(fields.label) : undefined)];
 }
 
 export const todoLoopWork: WorkSource = {
@@ -24,7 +25,7 @@ export const todoLoopWork: WorkSource = {
   label: "todo-loop:work",
   channels: [WORK_CHANNEL],
   read(channel, payload) {
-    return channel === WORK_CHANNEL ? guardedRead(payload, generic) : undefined;
+    return channel === WORK_CHANNEL ? generic(fieldsOf(payload, ["v", "id", "phase", "label"])) : undefined;
   },
   resultTypes: [],
 };

@@ -1,7 +1,8 @@
 /**
  * The adapter shape for work in flight (SPEC §4.17) and the small guards the adapters share. An adapter
  * reads one extension's `pi.events` payloads into `WorkEvent`s; it never throws, never reads files and
- * never guesses: a payload it does not recognise reads as `undefined`.
+ * never guesses: a payload it does not recognise reads as `undefined`. Each copies the fields it reads
+ * (`fieldsOf`) before it decides anything, so no hostile getter runs inside its rules.
  */
 import { isRecord } from "../core/record.ts";
 import type { UnknownRecord } from "../core/record.ts";
@@ -75,13 +76,15 @@ export function workEvent(source: WorkSourceId, id: string, phase: WorkPhase, la
 }
 
 /**
- * Runs a reader on an untrusted payload: a payload that is not a plain object, or whose getters throw
- * (a revoked proxy, a hostile accessor), reads as undefined.
+ * The named fields of an untrusted payload, copied into a plain object before anything is decided, so an
+ * adapter's reading cannot throw: undefined when the payload is not a plain object or a getter throws
+ * (a revoked proxy, a hostile accessor).
  */
-export function guardedRead<T>(payload: unknown, read: (record: UnknownRecord) => T | undefined): T | undefined {
+export function fieldsOf(payload: unknown, keys: readonly string[]): UnknownRecord | undefined {
   try {
-    return isRecord(payload) ? read(payload) : undefined;
+    if (isRecord(payload)) return Object.fromEntries(keys.map((key) => [key, payload[key]]));
   } catch {
-    return undefined;
+    // Not a shape any source sends.
   }
+  return undefined;
 }
