@@ -1,13 +1,469 @@
 /**
  * SPEC 0.4 §4.8, waiting for the person as real agents say it: the closing prose (the last paragraph, or
  * the lines under a closing heading) asks a question anywhere in it, asks the person to act before the work
- * can go on, or says it awaits their approval — and what is no wait: sign-offs, instructions for later use,
- * anything in code, a quotation or a URL. Every sentence here is written for these tests.
+ * can go on, or says it awaits their approval — and what is no wait: sign-offs, instructions for later use
+ * of finished work, anything in code, a quotation or a URL. Every sentence here is written for these tests.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { askedQuestion } from "../src/core/question.ts";
+import { sanitize } from "../src/core/sanitize.ts";
+import { forAll } from "./gen.ts";
 
-test("asks: a question followed by an emoji or closing emphasis is still asked", () => {
-  assert.equal(askedQuestion("The parser is in.\n\nShall I start on the exporter? 🚀"), "Shall I start on the exporter?");
+const DONE = "The exporter is written and its tests pass.";
+
+/** Each reply asks, and what it asks is the expected sentence. */
+function asks(cases: ReadonlyArray<readonly [string, string]>): void {
+  for (const [reply, asked] of cases) assert.equal(askedQuestion(reply), asked, reply);
+}
+
+/** No reply asks anything. */
+function none(replies: readonly string[]): void {
+  for (const reply of replies) assert.equal(askedQuestion(reply), undefined, reply);
+}
+
+// ---- asks: a question anywhere in the closing prose -------------------------------------------
+
+test("asks: a question followed by an emoji, closing emphasis or both is still asked", () => {
+  asks([
+    [`${DONE}\n\nShall I start on the importer? 🚀`, "Shall I start on the importer?"],
+    [`${DONE}\n\n**Shall I start on the importer?**`, "Shall I start on the importer?"],
+    [`${DONE}\n\n**Shall I start on the importer?** 🎉✨`, "Shall I start on the importer?"],
+    [`${DONE}\n\n__Shall I start on the importer?__ 👍🏽`, "Shall I start on the importer?"],
+    [`${DONE}\n\nShall I start on the importer? 👩‍💻`, "Shall I start on the importer?"],
+    ["导出器已完成。要我接着写导入器吗？🚀", "导出器已完成。要我接着写导入器吗？"],
+    ["Экспорт готов. Начать импорт? ✅", "Экспорт готов. Начать импорт?"],
+    ["Soll ich mit dem Import weitermachen? 🙂", "Soll ich mit dem Import weitermachen?"],
+  ]);
+});
+
+test("asks: a question to the person that one sentence of explanation follows, in every language", () => {
+  asks([
+    [`${DONE}\n\nShall I merge the branch? It touches three modules.`, "Shall I merge the branch?"],
+    [`${DONE} Shall I merge the branch? It touches three modules.`, "Shall I merge the branch?"],
+    [`${DONE}\n\n**Shall I merge the branch now?** Let me know.`, "Shall I merge the branch now?"],
+    ["导出器已完成。要我合并分支吗？这会改动三个模块。", "要我合并分支吗？"],
+    ["エクスポートは完成しました。ブランチをマージしますか？三つのモジュールに影響します。", "ブランチをマージしますか？"],
+    ["Экспорт готов. Мне слить ветку? Это затронет три модуля.", "Мне слить ветку?"],
+    ["El exportador está listo. ¿Quieres que fusione la rama? Afecta a tres módulos.", "¿Quieres que fusione la rama?"],
+    ["Der Export ist fertig. Soll ich den Branch mergen? Das betrifft drei Module.", "Soll ich den Branch mergen?"],
+    ["L'export est prêt. Dois-je fusionner la branche ? Cela touche trois modules.", "Dois-je fusionner la branche ?"],
+  ]);
+});
+
+test("asks: a question followed by one paragraph that explains it, a code block between or not", () => {
+  asks([
+    [`${DONE}\n\nShall I merge the branch?\n\nThe merge touches three modules and the tests pass on it.`, "Shall I merge the branch?"],
+    [`Want me to add the cache? The changes would be:\n1. a map in the loader\n2. a flag to turn it off\n\nOr we could skip it: the loader is fast enough for now.`, "Want me to add the cache?"],
+    ["Shall I run this migration?\n\n```sql\nDROP TABLE old_users;\n```\n\nIt removes the table the import used.", "Shall I run this migration?"],
+    ["Would you like me to:\n1. ship now\n2. add the benchmarks first\n\nSUMMARY: the exporter is done and tested.", "Would you like me to:"],
+    ["Please run the tests and paste the output.\n\nThat tells me whether the cache is the culprit.", "Please run the tests and paste the output."],
+    ["要我合并分支吗？\n\n这次合并会改动三个模块，测试全部通过。", "要我合并分支吗？"],
+    ["Bitte führe die Tests aus und schicke mir die Ausgabe.\n\nDann sehe ich, ob der Cache schuld ist.", "Bitte führe die Tests aus und schicke mir die Ausgabe."],
+  ]);
+});
+
+test("asks: questions that speak to the person without a pronoun (ready, want, sounds good, any thoughts)", () => {
+  asks([
+    [`${DONE} Ready to start on the importer? It reuses the parser.`, "Ready to start on the importer?"],
+    [`${DONE} Want to try it on real data first? The sample is small.`, "Want to try it on real data first?"],
+    [`${DONE} Sounds good? The plan is in PLAN.md.`, "Sounds good?"],
+    [`${DONE} Any objections to dropping Node 18? It is out of support.`, "Any objections to dropping Node 18?"],
+  ]);
+});
+
+test("asks: a question word speaks to the person only when it names them", () => {
+  asks([
+    [`${DONE} What do you think? I lean towards the first option.`, "What do you think?"],
+    [`${DONE} Which one do you prefer? The first is faster.`, "Which one do you prefer?"],
+    ["Готово. Какой вариант вы выберете? Первый быстрее.", "Какой вариант вы выберете?"],
+    ["Fertig. Welche Variante nehmen Sie? Die erste ist schneller.", "Welche Variante nehmen Sie?"],
+    ["你觉得哪个方案好？第一个更快。", "你觉得哪个方案好？"],
+  ]);
+  none([
+    `${DONE} Why did it fail? Because the cache key ignored the locale.`,
+    `${DONE} What changed? The parser now streams its input.`,
+    `${DONE} How does it work? It reads the file in chunks.`,
+    "修好了。为什么会失败？缓存的键没有包含语言。",
+    "Готово. Почему упало? Ключ кеша не учитывал язык.",
+    "Listo. ¿Por qué fallaba? La clave de la caché ignoraba el idioma.",
+    "Fertig. Warum schlug es fehl? Der Schlüssel ignorierte die Sprache.",
+    "C'est réglé. Pourquoi ça échouait ? La clé ignorait la langue.",
+  ]);
+});
+
+test("not a wait: a question the next sentence answers, in every language", () => {
+  none([
+    "Should I go on? I will.",
+    "Should I go on?\nI will go on with the importer.",
+    "Shall I add tests? Yes, twelve of them are in.",
+    "Shall I keep the flag? No, it is gone now.",
+    "Shall I squash them? (yes/no) I will.",
+    "Shall I merge it?\nMerging now.",
+    "Shall I check the logs? Let me look.",
+    "Shall I go on?\nI go on once you confirm nothing.",
+    "要我继续吗？我会继续的。",
+    "続けますか？はい、続けます。",
+    "Продолжить? Да, продолжаю.",
+    "¿Sigo? Sí, sigo con el importador.",
+    "Soll ich weitermachen? Ja, ich mache weiter.",
+    "Je continue ? Oui, je continue.",
+  ]);
+  // "Let me know" is no answer: it hands the question to the person.
+  assert.equal(askedQuestion("Shall I merge it? Let me know."), "Shall I merge it?");
+});
+
+test("not a wait: a rhetorical, hypothetical or self-answered list question followed by more text", () => {
+  none([
+    `${DONE} What could possibly go wrong? The parser is covered.`,
+    `${DONE} What if you need JSON? Pass --json.`,
+    `${DONE} Did you know? The parser is now twice as fast.`,
+    `${DONE}\n\n- **Can you run it in CI?** It runs in GitHub Actions as is.\n- **Does it need Node 22?** Node 20 works too.`,
+  ]);
+});
+
+test("not a wait: a question in a heading, a quotation, inline code or a URL before more text", () => {
+  none([
+    "## Why did it fail?\n\nThe cache key ignored the locale.",
+    "The tests pass.\n\n### Should I worry about the warning?\n\nNo: it comes from a dependency.",
+    'The dialog now asks "Are you sure you want to delete this?" before deleting.',
+    "Users see a prompt: 'Do you want to continue?' when they leave.",
+    "The prompt reads «Voulez-vous continuer ?» avant de quitter.",
+    "The field is `shouldIRetry?: boolean` now, defaulting to false.",
+    "See https://example.com/faq?q=can-you-help for the details.",
+  ]);
+});
+
+test("not a wait: a question two paragraphs back, or before a paragraph that is a heading, answers it or runs long", () => {
+  none([
+    "Shall I merge the branch?\n\nThe merge touches three modules.\n\nAll tests pass on it.",
+    "Shall I merge the branch?\n\n## Summary\n\nThe exporter is done.",
+    "Shall I merge the branch?\n\nYes: I merged it after the review.",
+    `Shall I merge the branch?\n\n${Array.from({ length: 9 }, (_, i) => `Line ${i} of the report.`).join("\n")}`,
+  ]);
+  assert.equal(askedQuestion(`Shall I merge the branch?\n\n${Array.from({ length: 8 }, (_, i) => `Line ${i} of the report.`).join("\n")}`), "Shall I merge the branch?", "eight lines of explanation are one paragraph");
+});
+
+// ---- acts: asked to act before the work can go on ---------------------------------------------
+
+test("acts: asked to run or test and give the output back, in English", () => {
+  asks([
+    [`${DONE}\n\nPlease run the tests and paste the output.`, "Please run the tests and paste the output."],
+    ["The loader is rewritten.\n\nPlease run this and share the console output.", "Please run this and share the console output."],
+    ["Could you run `npm test` and send me the results.", "Could you run `npm test` and send me the results."],
+    ["Run `npm run e2e` and paste what it prints here.", "Run `npm run e2e` and paste what it prints here."],
+    ["Try it and let me know whether the header still jumps.", "Try it and let me know whether the header still jumps."],
+    ["For a closer look you would need to provide the contents of the other schema files.", "For a closer look you would need to provide the contents of the other schema files."],
+    ["Add the remaining route files to the chat, then I can wire them up.", "Add the remaining route files to the chat, then I can wire them up."],
+    ["Please review the plan above and approve it.", "Please review the plan above and approve it."],
+    ["Choose one of the two layouts and I'll build it.", "Choose one of the two layouts and I'll build it."],
+  ]);
+});
+
+test("acts: the agent's next step hangs on the person's act (so I can, to proceed, before I, then I'll)", () => {
+  asks([
+    ["Please close the app so I can deploy.", "Please close the app so I can deploy."],
+    ["Close the app, then I can deploy the new build.", "Close the app, then I can deploy the new build."],
+    ["Run `npm login` so I can publish the package.", "Run `npm login` so I can publish the package."],
+    ["Please run `/clear` then `/continue` to proceed with the next story.", "Please run `/clear` then `/continue` to proceed with the next story."],
+    ["You'll need to provide the API token before I can continue.", "You'll need to provide the API token before I can continue."],
+    ["Review the changes and I'll push when you're happy.", "Review the changes and I'll push when you're happy."],
+    ["Stop the dev server. Then I'll run the migration.", "Stop the dev server."],
+  ]);
+});
+
+const ACTS: Record<string, ReadonlyArray<readonly [string, string]>> = {
+  Chinese: [
+    ["请运行测试并把输出粘贴给我。", "请运行测试并把输出粘贴给我。"],
+    ["请关闭应用，以便我部署。", "请关闭应用，以便我部署。"],
+    ["请确认页面是否正常显示。", "请确认页面是否正常显示。"],
+    ["运行完后把日志发给我。", "运行完后把日志发给我。"],
+  ],
+  Japanese: [
+    ["テストを実行して、結果を貼り付けてください。", "テストを実行して、結果を貼り付けてください。"],
+    ["アプリを閉じてください。その後デプロイを続行します。", "アプリを閉じてください。"],
+    ["どちらの案にするか選んでください。", "どちらの案にするか選んでください。"],
+  ],
+  Russian: [
+    ["Пожалуйста, запустите тесты и пришлите вывод.", "Пожалуйста, запустите тесты и пришлите вывод."],
+    ["Закройте приложение, чтобы я мог развернуть сборку.", "Закройте приложение, чтобы я мог развернуть сборку."],
+    ["Можете прислать мне журнал ошибок.", "Можете прислать мне журнал ошибок."],
+    ["Запустите сборку и сообщите, какой результат.", "Запустите сборку и сообщите, какой результат."],
+  ],
+  Spanish: [
+    ["Por favor, ejecuta las pruebas y pega la salida aquí.", "Por favor, ejecuta las pruebas y pega la salida aquí."],
+    ["Cierra la aplicación para que pueda desplegar.", "Cierra la aplicación para que pueda desplegar."],
+    ["¿Puedes enviarme los registros? Los necesito para el fallo.", "¿Puedes enviarme los registros?"],
+    ["Prueba la página y dime si el menú se abre.", "Prueba la página y dime si el menú se abre."],
+  ],
+  German: [
+    ["Bitte führe die Tests aus und schicke mir die Ausgabe.", "Bitte führe die Tests aus und schicke mir die Ausgabe."],
+    ["Schließe die App, damit ich deployen kann.", "Schließe die App, damit ich deployen kann."],
+    ["Kannst du die Fehlermeldung hier einfügen.", "Kannst du die Fehlermeldung hier einfügen."],
+    ["Starte den Server neu und sag mir, ob der Fehler bleibt.", "Starte den Server neu und sag mir, ob der Fehler bleibt."],
+  ],
+  French: [
+    ["Veuillez lancer les tests et coller la sortie ici.", "Veuillez lancer les tests et coller la sortie ici."],
+    ["Fermez l'application pour que je puisse déployer.", "Fermez l'application pour que je puisse déployer."],
+    ["Relancez le serveur et dites-moi si l'erreur revient.", "Relancez le serveur et dites-moi si l'erreur revient."],
+    ["Validez le plan ci-dessus.", "Validez le plan ci-dessus."],
+  ],
+};
+
+for (const [language, cases] of Object.entries(ACTS)) {
+  test(`acts: asked to act and give back, or to act so the agent can go on, in ${language}`, () => {
+    asks(cases.map(([reply, asked]) => [`${DONE}\n\n${reply}`, asked] as const));
+  });
+}
+
+test("acts: asked to test what was built, in English, Chinese, Japanese, Russian, German and French", () => {
+  asks([
+    ["Launch it and test!", "Launch it and test!"],
+    [`${DONE}\n\nPlease test the login flow.`, "Please test the login flow."],
+    [`${DONE} Test it now!`, "Test it now!"],
+    [`${DONE} Refresh the page and test the new button.`, "Refresh the page and test the new button."],
+    ["修复完成。请测试一下登录流程。", "请测试一下登录流程。"],
+    ["修正しました。テストしてみてください。", "テストしてみてください。"],
+    ["Готово. Протестируйте, пожалуйста.", "Протестируйте, пожалуйста."],
+    ["Fertig. Teste es bitte.", "Teste es bitte."],
+    ["C'est prêt. Testez-le maintenant.", "Testez-le maintenant."],
+  ]);
+  none([
+    `${DONE} Test it by running \`npm test\`.`,
+    `${DONE} Test results are green across the board.`,
+    `${DONE}\n\nNext:\n- Test the parser with real data\n- Wire it into the CLI`,
+  ]);
+});
+
+test("acts: under a heading that hands the turn to the person, any imperative counts", () => {
+  asks([
+    ["## Ready to test\n\n1. Refresh the page to see it\n2. Click Save", "Click Save"],
+    ["**Ready for next steps:**\n1. Run `schema.sql` in your database client\n2. Reply here when done", "Reply here when done"],
+    ["## Your turn\n\n- Open the app and log in with the new account", "Open the app and log in with the new account"],
+    ["Ready to test:\n\n- Restart the server\n- Open /admin", "Open /admin"],
+    ["### 请您测试\n\n1. 刷新页面\n2. 打开设置", "打开设置"],
+    ["## Что нужно сделать\n\n- Откройте приложение", "Откройте приложение"],
+    ["## Tu turno\n\n- Abre la aplicación", "Abre la aplicación"],
+    ["## Zum Testen\n\n- Öffne die App", "Öffne die App"],
+    ["## À vous de jouer\n\n- Ouvrez l'application", "Ouvrez l'application"],
+  ]);
+});
+
+test("acts: under a Next steps heading only a step the person alone takes counts, not the agent's own plan", () => {
+  asks([
+    ["**Next step:** Run `/clear` then `/continue` to start the next story.", "Run `/clear` then `/continue` to start the next story."],
+    ["## Next steps\n\n1. Restart the dev server\n2. Open the settings page", "Open the settings page"],
+    ["## 下一步\n\n- 重启开发服务器", "重启开发服务器"],
+    ["## Nächste Schritte\n\n- Starte den Server neu", "Starte den Server neu"],
+  ]);
+  none([
+    "## Summary\n\n- Parser rewritten\n\n## Next steps\n\n- Add integration tests\n- Update the docs\n- Consider caching the schema",
+    "Next steps:\n1. Implement the exporter\n2. Write tests for it\n3. Update the README",
+    "## Next Steps\n\n1. Run the migrations\n2. Deploy to staging",
+    "### Next steps\n1. Test the parser with real data\n2. Review the API design",
+    "## Prochaines étapes\n\n- Ajouter des tests\n- Mettre à jour la doc",
+  ]);
+});
+
+test("not a wait: instructions for later use of finished work, in English", () => {
+  none([
+    `${DONE}\n\nYou can run \`npm start\` to see it.`,
+    `${DONE} To see it, run npm start.`,
+    "Fixed the header. Refresh the page and it should work now.",
+    "Added the endpoint. Try clicking Save again.",
+    "All set. To run the demo:\n\n1. Start the dev server: `npm run dev`\n2. In another terminal, run `node demo.mjs`\n\nA window opens. Press ENTER to advance each step.",
+    "Restart the dev server, and run the demo from the `web/` directory:\n\n```bash\nnpm run dev\n```",
+    "Open http://localhost:3000 in your browser to see the dashboard.",
+    "Select the Dark theme in Settings to switch.",
+    "Send a POST request to `/login` to get a token.",
+    "Paste the snippet into your `.env` file to configure the key.",
+    "Share this link with your team to give them access.",
+    "Run `npm test` to verify the fix.",
+    "Please restart the dev server to apply the changes.",
+    "Copy `.env.example` to `.env` and fill in your keys.",
+    "First, run the migration script, then restart the server.",
+    "## How to test\n\n1. Run `npm start`\n2. Open http://localhost:3000",
+    "I pushed the branch. Review it on GitHub whenever you have time.",
+    "Launch it and you'll see the new splash screen.",
+  ]);
+});
+
+test("not a wait: instructions for later use of finished work, in Chinese, Japanese, Russian, Spanish, German and French", () => {
+  none([
+    "现在可以刷新页面查看效果。",
+    "修复完成，你可以运行 `npm start` 查看效果。",
+    "请在浏览器中打开 http://localhost:3000 查看。",
+    "现在请再次尝试：\n\n1. 删除缓存\n2. 重新启动开发服务器",
+    "修正しました。ブラウザで表示を確認してください。",
+    "すべて完了しました。`npm test` で確認できます。",
+    "Готово. Можно запустить `npm start`, чтобы посмотреть результат.",
+    "Все задачи выполнены. Можете проверить, запустив `npm test`.",
+    "Listo. Puedes ejecutar `npm start` para verlo.",
+    "Prueba superada: los 42 tests pasan.",
+    "Fertig. Du kannst `npm start` ausführen, um es zu sehen.",
+    "Teile der App wurden neu geschrieben und ich mache mit den Tests weiter.",
+    "C'est fait. Vous pouvez lancer `npm start` pour le voir.",
+    "Lance les tests quand tu veux.",
+  ]);
+});
+
+test("not a wait: a request under a condition or offered is a sign-off, in every language", () => {
+  none([
+    "Let me know if you need anything else!",
+    "Let me know if this helps! 🚀",
+    "Let me know what you think!",
+    "Try it out and let me know what you think!",
+    "Please let me know if you have any questions.",
+    "If you hit any errors, paste the full output here and I'll tell you what to change.",
+    "Feel free to share more files if you want me to look at them.",
+    "Paste your CSS file here if you want and I'll convert it.",
+    "Check the logs in `~/.pi/agent/logs` if anything looks off.",
+    "有任何问题请随时告诉我。",
+    "如果还有问题，请把报错信息发给我。",
+    "何か問題があれば、ログを共有してください。",
+    "Если что-то не так, пришлите, пожалуйста, журнал.",
+    "Avísame si necesitas algo más.",
+    "Falls Fehler auftreten, schicke mir bitte das Protokoll.",
+    "N'hésitez pas à partager le journal si besoin.",
+  ]);
+});
+
+test("not a wait: statements and plans of the agent that only start like an imperative", () => {
+  none([
+    "The build passes and I'll move on to the docs next.",
+    "Test results are green. Build output looks clean and I'll commit next.",
+    "Please note: I'll continue with the exporter next.",
+    "Please find the summary below.",
+    "I'll now run the tests so I can verify the fix.",
+    "Next, I'll wire the parser into the CLI.",
+    "Confirmed: the parser handles all three formats.",
+    "Review complete: no issues found.",
+    "It asks the user to confirm before deleting, and logs the answer.",
+    "> **Tip:** Run `npm run lint` before you commit.",
+  ]);
+});
+
+test("not a wait: a request inside code, a quotation or a URL", () => {
+  none([
+    "The banner now reads \"Please run the tests and paste the output\" on failure.",
+    "The CLI prints `Please close the app so I can deploy` when the port is busy.",
+    "Docs: https://example.com/please-run-the-tests-and-paste-the-output",
+    "The template says «Veuillez lancer les tests et coller la sortie ici».",
+  ]);
+});
+
+// ---- awaits: waiting for approval, decision or input ------------------------------------------
+
+test("awaits: the reply says it waits for the person's approval, decision or input, in English", () => {
+  asks([
+    [`${DONE}\n\nAwaiting your approval to proceed.`, "Awaiting your approval to proceed."],
+    ["I'm waiting for your go-ahead before I start phase 2.", "I'm waiting for your go-ahead before I start phase 2."],
+    ["Once you confirm, I'll drop the old tables.", "Once you confirm, I'll drop the old tables."],
+    ["The plan is in PLAN.md, pending your review.", "The plan is in PLAN.md, pending your review."],
+    ["The PR needs your review before I merge it.", "The PR needs your review before I merge it."],
+    ["This depends on your decision about the schema.", "This depends on your decision about the schema."],
+    ["Let me know once you've restarted the server.", "Let me know once you've restarted the server."],
+    ["With your go-ahead I start the migration.", "With your go-ahead I start the migration."],
+  ]);
+});
+
+test("awaits: the reply waits for approval, decision or input, in Chinese, Japanese, Russian, Spanish, German and French", () => {
+  asks([
+    ["计划已写好。等待您的确认后我再继续。", "等待您的确认后我再继续。"],
+    ["計画をまとめました。ご承認をお待ちしております。", "ご承認をお待ちしております。"],
+    ["План готов. Жду вашего подтверждения.", "Жду вашего подтверждения."],
+    ["El plan está listo. Quedo a la espera de tu aprobación.", "Quedo a la espera de tu aprobación."],
+    ["Der Plan steht. Ich warte auf deine Freigabe.", "Ich warte auf deine Freigabe."],
+    ["Le plan est prêt. J'attends votre validation pour continuer.", "J'attends votre validation pour continuer."],
+  ]);
+});
+
+test("not a wait: waiting on something other than the person, or nothing awaited", () => {
+  none([
+    "Waiting for the CI run to finish; it is queued.",
+    "No approval needed from you; everything is merged.",
+    "The function awaits your callback before returning.",
+    "The delete button now requires your confirmation.",
+    "Ready when you are.",
+    "Ready to continue with the next story whenever you are.",
+    "Сборка ждёт очереди на CI.",
+    "Der Job wartet auf den Runner.",
+  ]);
+});
+
+// ---- reading the closing prose ----------------------------------------------------------------
+
+test("decoration: emoji lines, emphasis lines, tag lines, rules and a closing code block after the ask are set aside", () => {
+  const ask = "Please run the tests and paste the output.";
+  for (const tail of ["\n\n🚀", "\n\n**", "\n\n[Logs saved]", "\n\n---", "\n\n```sh\nnpm test\n```", "\n\n✨ 🎉\n\n[saved]"]) {
+    assert.equal(askedQuestion(`${DONE}\n\n${ask}${tail}`), ask, JSON.stringify(tail));
+  }
+});
+
+test("reason: the sentence that asks, with joiners, emoji sequences and tag sequences kept for the sanitiser", () => {
+  const persian = "آیا می‌خواهید ادامه دهم؟";
+  assert.equal(askedQuestion(persian), persian, "a zero-width non-joiner inside a word stays");
+  assert.equal(sanitize(askedQuestion(persian)), persian);
+  const coder = "Shall I hand this to the 👩‍💻 on call?";
+  assert.equal(sanitize(askedQuestion(`${DONE} ${coder} They own the loader.`)), coder, "an emoji ZWJ sequence stays whole");
+  const flag = "Shall I add the 🏴󠁧󠁢󠁳󠁣󠁴󠁿 locale?";
+  assert.equal(sanitize(askedQuestion(`${flag} It needs new strings.`)), flag, "an emoji tag sequence stays whole");
+  assert.equal(askedQuestion("Shall I merge it?\u200b It touches three modules."), "Shall I merge it?", "other invisible characters go");
+});
+
+test("headings: a closing heading given by #, a line of emphasis, === marks, a label or a colon line", () => {
+  const step = "Open the admin page";
+  for (const heading of ["## Your turn", "**Your turn**", "=== Your turn ===", "Your turn:", "**Your turn:**", "## 🧪 Ready to test"]) {
+    assert.equal(askedQuestion(`${DONE}\n\n${heading}\n\n- ${step}`), step, heading);
+  }
+  assert.equal(askedQuestion(`${DONE}\n\n**Your turn:** ${step}.`), `${step}.`, "a label in emphasis heads its own line");
+  none([`${DONE}\n\n## Changes\n\n- ${step}`, `${DONE}\n\nChanges: ${step}.`, `${DONE}\n\n**Your turn** has come. ${step}.`]);
+});
+
+test("bounded: the closing prose is read from its end, so what lies beyond its limits asks nothing", () => {
+  const filler = (n: number): string => Array.from({ length: n }, (_, i) => `Line ${i} of the report.`).join("\n");
+  assert.equal(askedQuestion(`Shall I merge the branch? It is big.\n${filler(22)}`), "Shall I merge the branch?", "23 lines of one paragraph are read");
+  assert.equal(askedQuestion(`Shall I merge the branch? It is big.\n${filler(24)}`), undefined, "a 25th line up is not");
+  const long = `Shall I merge the branch? It is big. ${"word ".repeat(300)}`;
+  assert.equal(askedQuestion(`${long}\n${filler(1)}`), undefined, "a line is read by its last thousand characters");
+  assert.equal(askedQuestion(`Shall I merge the branch? ${"word ".repeat(150)}\n${filler(1)}`), "Shall I merge the branch?");
+  const lines = Array.from({ length: 5 }, () => "word ".repeat(190)).join("\n");
+  assert.equal(askedQuestion(`Shall I merge the branch? It is big.\n${lines}`), undefined, "the closing prose is read to four thousand characters");
+  assert.equal(askedQuestion(`Shall I merge the branch? It is big.\n${lines.split("\n").slice(1).join("\n")}`), "Shall I merge the branch?");
+  assert.equal(askedQuestion(`Shall I merge the branch?\n\n${filler(1)}\n\n${"```\nx\n```\n".repeat(50)}`), "Shall I merge the branch?", "code blocks between count as one item");
+});
+
+// ---- properties -------------------------------------------------------------------------------
+
+const VERBS = ["run", "open", "restart", "refresh", "check", "try", "launch", "reload", "review"];
+const THINGS = ["the page", "the app", "`npm start`", "the dev server", "it", "the dashboard"];
+const PURPOSES = ["to see it", "to see the change", "and it should work now", "to pick up the change", "when you like", "to try it out"];
+const GIVE = ["paste the output", "share the console output", "send me the log", "tell me which one you want", "confirm it works"];
+const HANGS = ["so I can deploy", "to proceed with the import", "before I continue", "then I'll publish"];
+
+test("property: an instruction for later use of finished work never waits (3,000 cases)", () => {
+  forAll(
+    "closing-later-use",
+    3000,
+    (rng) => {
+      const verb = rng.pick(VERBS);
+      const sentence = `${rng.pick(["", "Now ", "You can ", "Just "])}${verb} ${rng.pick(THINGS)} ${rng.pick(PURPOSES)}${rng.pick([".", "!", ""])}`;
+      return `${rng.pick(["Done.", "All fixed.", DONE])}${rng.pick([" ", "\n\n"])}${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}${rng.pick(["", " 🚀", "\n\n[saved]"])}`;
+    },
+    (reply) => assert.equal(askedQuestion(reply), undefined, reply),
+  );
+});
+
+test("property: a request to act that asks for something back or that the next step hangs on always waits (3,000 cases)", () => {
+  forAll(
+    "closing-request-to-act",
+    3000,
+    (rng) => {
+      const verb = rng.pick(VERBS);
+      const action = `${verb} ${rng.pick(THINGS)}`;
+      const sentence = `${rng.pick(["", "Please ", "Now "])}${rng.chance(0.5) ? `${action} and ${rng.pick(GIVE)}` : `${action} ${rng.pick(HANGS)}`}.`;
+      return { reply: `${rng.pick(["Done.", DONE])}${rng.pick([" ", "\n\n"])}${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}${rng.pick(["", " 🙏", "\n\n---"])}` };
+    },
+    ({ reply }) => assert.notEqual(askedQuestion(reply), undefined, reply),
+  );
 });

@@ -431,133 +431,230 @@ const QUOTATION = /(?:["“„«‹「『]|(?<![\p{L}\p{N}])['‘])[^"“”„�
 const SENTENCE_END = /[.!?;؟](?:[*_~)\]"'”’»」』]*)(?=\s|$)|[。！？；](?:[*_~)\]"'”’»」』]*)/gu;
 /** A markdown heading, a line of emphasis only, or `=== … ===`: its text in group 1. */
 const HEADING = /^\s*(?:#{1,6}\s+(.{1,80}?)\s*#*|(?:\*\*|__)([^*_]{1,80}?)(?:\*\*|__)|={2,}\s*(.{1,80}?)\s*={2,})\s*[:：]?\s*$/u;
-/** A label in emphasis that opens a line (`**Next step:** Run …`): the label in group 1, the rest in group 2. */
-const LABEL = /^\s*(?:[-*+•]\s+)?(?:\*\*|__)([^*_]{1,60}?)[:：]?(?:\*\*|__)[:：]?\s+(\S.*)$/u;
+/** A label in emphasis with its colon that opens a line (`**Next step:** Run …`): the label in group 1, the rest in group 2. */
+const LABEL = /^\s*(?:[-*+•]\s+)?(?:\*\*|__)([^*_]{1,60}?)(?:[:：](?:\*\*|__)|(?:\*\*|__)[:：])\s+(\S.*)$/u;
 /** A short line of one phrase that ends in a colon (`Next steps:`): a heading over what follows. */
 const COLON_HEADING = /^\s*([^:：.!?;。！？；]{1,60}?)\s*[:：]\s*$/u;
+
+/** Not inside a word, in any script: what a lexicon word has before and after it. */
+const WORD_START = "(?<![\\p{L}\\p{N}])";
+const WORD_END = "(?![\\p{L}\\p{N}])";
+
+/** The words of a lexicon, each whole. */
+function whole(lexicon: RegExp): string {
+  return `${WORD_START}(?:${lexicon.source})${WORD_END}`;
+}
+
+/** At most `most` more characters of the same sentence. */
+function within(most: number): string {
+  return `[^.!?。！？]{0,${most}}?`;
+}
+
+/** One pattern, any case, from its parts (each the source of a pattern). */
+function anyOf(...parts: readonly string[]): RegExp {
+  return new RegExp(parts.join("|"), "iu");
+}
+
+/** The parts as the whole of the text. */
+function wholeText(...parts: readonly string[]): RegExp {
+  return new RegExp(`^(?:${parts.join("|")})$`, "iu");
+}
 
 /**
  * Headings that hand the turn to the person (`Ready to test`, `Your turn`): under one, an imperative with an
  * action verb asks the person to act. Emoji, emphasis and punctuation are gone from the heading text.
  */
-const TURN_HEADING = new RegExp(
-  [
-    /^(?:ready (?:for (?:next steps?|testing|review|your review|you)|to test)|(?:please )?test(?:ing)? (?:required|needed|requested)|please test|your (?:turn|action|move|part)|over to you|action(?:s)? (?:required|needed)|what you need to do|(?:required|manual) (?:steps?|actions?)|next steps? for you|to (?:proceed|continue)|before I (?:continue|proceed|go on))$/u.source,
-    /^(?:请(?:您|你)?测试|测试步骤|需要(?:您|你)(?:操作|做的|完成的)?|待(?:您|你)(?:操作|确认))$/u.source,
-    /^(?:テスト手順|動作確認(?:のお願い)?|ご確認(?:のお願い|いただきたいこと)|お願い(?:したいこと|事項)|必要な操作)$/u.source,
-    /^(?:что (?:нужно|вам нужно|требуется) сделать|требуется ваше (?:действие|участие)|для проверки|ваша очередь)$/u.source,
-    /^(?:listo para probar|para probar|acción requerida|tu turno|qué necesitas hacer)$/u.source,
-    /^(?:bereit zum testen|zum testen|bitte testen|deine aufgabe|ihre aufgabe|aktion erforderlich|was (?:du tun musst|sie tun müssen))$/u.source,
-    /^(?:prêt à tester|pour tester|à (?:vous|toi) de jouer|action requise|ce que (?:vous devez|tu dois) faire)$/u.source,
-  ].join("|"),
-  "iu",
+const TURN_HEADING = wholeText(
+  /ready for next step|ready for next steps|ready for testing|ready for review|ready for your review|ready for you|ready to test|please test|testing required|testing needed|test required|test needed|your turn|your action|your move|your part|over to you|action required|actions required|action needed|actions needed|what you need to do|required steps|required actions|manual steps|manual step|next steps for you|next step for you|to proceed|to continue|before I continue|before I proceed|before I go on/.source,
+  /请测试|请您测试|请你测试|测试步骤|需要您操作|需要你操作|需要您做的|需要你做的|待您操作|待您确认|待你确认/.source,
+  /テスト手順|動作確認|動作確認のお願い|ご確認のお願い|ご確認いただきたいこと|お願いしたいこと|お願い事項|必要な操作/.source,
+  /что нужно сделать|что вам нужно сделать|что требуется сделать|требуется ваше действие|требуется ваше участие|для проверки|ваша очередь/.source,
+  /listo para probar|para probar|acción requerida|tu turno|qué necesitas hacer/.source,
+  /bereit zum testen|zum testen|bitte testen|deine aufgabe|ihre aufgabe|aktion erforderlich|was du tun musst|was sie tun müssen/.source,
+  /prêt à tester|pour tester|à vous de jouer|à toi de jouer|action requise|ce que vous devez faire|ce que tu dois faire/.source,
 );
 /** Headings that name the next steps, which may be the agent's own: only steps the person alone takes count. */
-const NEXT_HEADING = /^(?:next(?: steps?)?|下一步(?:操作)?|后续步骤|接下来|次のステップ|次の手順|следующи[ей] шаг\p{L}*|(?:próximos|siguientes) pasos|(?:siguiente|próximo) paso|nächste schritte|nächster schritt|prochaines étapes|prochaine étape|étapes suivantes)$/iu;
+const NEXT_HEADING = wholeText(
+  /next|next step|next steps|下一步|下一步操作|后续步骤|接下来|次のステップ|次の手順|следующий шаг|следующие шаги|próximos pasos|siguientes pasos|siguiente paso|próximo paso|nächste schritte|nächster schritt|prochaines étapes|prochaine étape|étapes suivantes/.source,
+);
 
-/** Words that may open an imperative before its verb: `Now,`, `Then`, `Please`, a short label such as `Note:`. */
-const LEAD_IN = /^(?:(?:[\p{L}\p{N} ]{1,24}[:：]\s+)?(?:(?:now|then|next|first|finally|also|so|and|just|ok|okay|alright|great|please|kindly|go ahead and|be sure to|make sure to|remember to|现在|然后|接下来|首先|请|麻烦|теперь|затем|сначала|потом|пожалуйста|ahora|luego|después|primero|por favor|jetzt|nun|dann|zuerst|bitte|maintenant|ensuite|puis|d['’]abord|alors)(?![\p{L}\p{N}])[,，、:]?\s*){0,4})/iu;
+/** Words that may open an imperative before its verb (`Now,`, `Then`, `Please`), after a short label (`Note:`). */
+const LEAD_IN = new RegExp(
+  `^(?:[\\p{L}\\p{N} ]{1,24}[:：]\\s+)?(?:${whole(
+    /now|then|next|first|finally|also|so|and|just|ok|okay|alright|great|please|kindly|go ahead and|be sure to|make sure to|remember to|теперь|затем|сначала|потом|пожалуйста|ahora|luego|después|primero|por favor|jetzt|nun|dann|zuerst|bitte|maintenant|ensuite|puis|d'abord|d’abord|alors/,
+  )}[,，、:]?\\s*|(?:${/现在|然后|接下来|首先|请|麻烦/.source})[,，、:]?\\s*){0,4}`,
+  "iu",
+);
+
+/** English verbs of what a person may be asked to do. */
+const ENGLISH_VERBS =
+  /run|rerun|re-run|execute|test|try|check|verify|restart|reload|refresh|relaunch|re-launch|launch|start|stop|open|close|quit|exit|log in|login|log into|log out|sign in|select|choose|pick|confirm|approve|review|share|send|paste|post|provide|upload|attach|add|grant|enter|type|click|press|visit|navigate|install|set|copy|reply|answer|decide|specify|clarify|tell|give|use|pull|push|merge|deploy|rebuild|build|update|clear|delete|remove|kill|create|save|restore|authorize|authorise|authenticate|connect|accept|allow|enable|disable/;
 
 /**
  * An imperative at the start of a sentence, by language. In English the verb needs an object or a particle
  * after it (`Run the tests`, `Run \`npm test\``, `launch it`), so a noun that opens a statement (`Test passes`,
  * `Build output looks clean`) is no imperative; the other languages' forms are imperative in themselves.
  */
-const IMPERATIVE = new RegExp(
-  [
-    /^(?:run|re-?run|execute|test|try|check|verify|restart|reload|refresh|re-?launch|launch|start|stop|open|close|quit|exit|log ?in(?:to)?|log ?out|sign ?in|select|choose|pick|confirm|approve|review|share|send|paste|post|provide|upload|attach|add|grant|enter|type|click|press|visit|navigate|install|set|copy|reply|answer|decide|specify|clarify|tell|give|use|pull|push|merge|deploy|rebuild|build|update|clear|delete|remove|kill|create|save|restore|authori[sz]e|authenticate|connect|accept|allow|enable|disable)(?:\s+(?:the|a|an|this|that|these|those|it|them|your|my|our|me|us|all|both|each|any|some|again|now|out|up|in|on|off|over|back|down|with|to|and|then|from|into|through|for|here|there|first|once|one|everything|something|anything|whether|which|what|how|if|when|please|me)(?![\p{L}\p{N}])|\s*[\u{E002}"“'‘«]|\s*[.!]*$)/iu.source,
-    /^(?:(?:请|麻烦)?(?:您|你)?(?:先|再|帮我)?)(?:运行|执行|测试|尝试|检查|验证|重启|重新启动|重新加载|刷新|启动|打开|关闭|登录|选择|确认|批准|审核|审阅|查看|分享|发送|粘贴|提供|上传|告诉我)/u.source,
-    /^(?:запустите|запусти|выполните|выполни|протестируйте|протестируй|попробуйте|попробуй|проверьте|проверь|перезапустите|перезапусти|перезагрузите|перезагрузи|обновите|обнови|откройте|открой|закройте|закрой|войдите|войди|выберите|выбери|подтвердите|подтверди|одобрите|одобри|просмотрите|просмотри|поделитесь|поделись|отправьте|отправь|пришлите|пришли|вставьте|вставь|предоставьте|предоставь|сообщите|сообщи|скажите|скажи|напишите|напиши|скиньте|скинь|приложите|приложи|загрузите|загрузи|укажите|укажи|добавьте|добавь|дайте знать)(?![\p{L}\p{N}])/iu.source,
-    /^(?:ejecuta|ejecute|prueba|pruebe|testea|revisa|revise|comprueba|compruebe|verifica|verifique|reinicia|reinicie|recarga|recargue|actualiza|actualice|refresca|refresque|abre|abra|cierra|cierre|inicia sesión|inicie sesión|selecciona|seleccione|elige|elija|confirma|confirme|aprueba|apruebe|comparte|comparta|envía|envíe|envia|manda|mande|pega|pegue|proporciona|proporcione|pásame|páseme|dime|dígame|indícame|indíqueme|avísame|avíseme|sube|suba|adjunta|adjunte)(?![\p{L}\p{N}])/iu.source,
-    /^(?:führe|führen sie|teste|testen sie|probiere|probier|probieren sie|prüfe|prüfen sie|überprüfe|überprüfen sie|starte|starten sie|lade|laden sie|aktualisiere|aktualisieren sie|öffne|öffnen sie|schließe|schließ|schließen sie|melde dich|melden sie sich|wähle|wählen sie|bestätige|bestätigen sie|genehmige|genehmigen sie|teile|teilen sie|sende|senden sie|schicke|schick|schicken sie|füge|füg|fügen sie|gib|geben sie|kopiere|kopieren sie|sag|sage|sagen sie)(?![\p{L}\p{N}])/iu.source,
-    /^(?:exécutez|exécute|lancez|lance|testez|teste|essayez|essaie|essaye|vérifiez|vérifie|redémarrez|redémarre|rechargez|recharge|actualisez|actualise|rafraîchissez|rafraîchis|ouvrez|ouvre|fermez|ferme|connectez-vous|connecte-toi|sélectionnez|sélectionne|choisissez|choisis|confirmez|confirme|approuvez|approuve|validez|relisez|relis|examinez|partagez|partage|envoyez|envoie|collez|colle|fournissez|fournis|transmettez|transmets|dites-moi|dis-moi|indiquez-moi|indique-moi)(?![\p{L}\p{N}])/iu.source,
-  ].join("|"),
-  "iu",
+const IMPERATIVE = anyOf(
+  `^(?:${
+    ENGLISH_VERBS.source
+  })(?:\\s+${whole(
+    /the|a|an|this|that|these|those|it|them|your|my|our|me|us|all|both|each|any|some|again|now|out|up|in|on|off|over|back|down|with|to|and|then|from|into|through|for|here|there|first|once|one|everything|something|anything|whether|which|what|how|if|when|please/,
+  )}|\\s*[${FILL}"“'‘«]|\\s*[.!]*$)`,
+  `^(?:请|麻烦)?(?:您|你)?(?:先|再|帮我)?(?:${/运行|执行|测试|尝试|检查|验证|重启|重新启动|重新加载|刷新|启动|打开|关闭|登录|选择|确认|批准|审核|审阅|查看|分享|发送|粘贴|提供|上传|告诉我/.source})`,
+  `^${whole(
+    /запустите|запусти|выполните|выполни|протестируйте|протестируй|попробуйте|попробуй|проверьте|проверь|перезапустите|перезапусти|перезагрузите|перезагрузи|обновите|обнови|откройте|открой|закройте|закрой|войдите|войди|выберите|выбери|подтвердите|подтверди|одобрите|одобри|просмотрите|просмотри|поделитесь|поделись|отправьте|отправь|пришлите|пришли|вставьте|вставь|предоставьте|предоставь|сообщите|сообщи|скажите|скажи|напишите|напиши|скиньте|скинь|приложите|приложи|загрузите|загрузи|укажите|укажи|добавьте|добавь|дайте знать/,
+  )}`,
+  `^${whole(
+    /ejecuta|ejecute|prueba|pruebe|testea|revisa|revise|comprueba|compruebe|verifica|verifique|reinicia|reinicie|recarga|recargue|actualiza|actualice|refresca|refresque|abre|abra|cierra|cierre|inicia sesión|inicie sesión|selecciona|seleccione|elige|elija|confirma|confirme|aprueba|apruebe|comparte|comparta|envía|envíe|envia|manda|mande|pega|pegue|proporciona|proporcione|pásame|páseme|dime|dígame|indícame|indíqueme|avísame|avíseme|sube|suba|adjunta|adjunte/,
+  )}`,
+  `^${whole(
+    /führe|führen sie|teste|testen sie|probiere|probier|probieren sie|prüfe|prüfen sie|überprüfe|überprüfen sie|starte|starten sie|lade|laden sie|aktualisiere|aktualisieren sie|öffne|öffnen sie|schließe|schließ|schließen sie|melde dich|melden sie sich|wähle|wählen sie|bestätige|bestätigen sie|genehmige|genehmigen sie|teile|teilen sie|sende|senden sie|schicke|schick|schicken sie|füge|füg|fügen sie|gib|geben sie|kopiere|kopieren sie|sag|sage|sagen sie/,
+  )}`,
+  `^${whole(
+    /exécutez|exécute|lancez|lance|relancez|relance|testez|teste|essayez|essaie|essaye|vérifiez|vérifie|redémarrez|redémarre|rechargez|recharge|actualisez|actualise|rafraîchissez|rafraîchis|ouvrez|ouvre|fermez|ferme|connectez-vous|connecte-toi|sélectionnez|sélectionne|choisissez|choisis|confirmez|confirme|approuvez|approuve|validez|relisez|relis|examinez|partagez|partage|envoyez|envoie|collez|colle|fournissez|fournis|transmettez|transmets|dites-moi|dis-moi|indiquez-moi|indique-moi/,
+  )}`,
 );
 
+/** Under a heading that hands the turn to the person: an imperative verb, whatever follows it. */
+const IMPERATIVE_VERB = anyOf(`^(?:${ENGLISH_VERBS.source})${WORD_END}`);
+
 /** A request addressed to the person anywhere in the sentence: please, can you, you need to, by language. */
-const POLITE = new RegExp(
-  [
-    /\b(?:please|kindly)\b|\b(?:can|could|would|will) you\b|\byou(?:'ll| will| would|'d)? (?:need|have) to\b|\byou must\b|\bI(?:'ll| will|'d| would)? need you to\b/u.source,
-    /请|麻烦(?:您|你)|(?:需要|得)(?:您|你)|(?:您|你)(?:需要|得|必须)|能否|能不能|劳驾/u.source,
-    /(?:ください|下さい|お願いします|お願いいたします|いただけますか|いただけますでしょうか|もらえますか|必要があります)/u.source,
-    /(?<![\p{L}\p{N}])(?:пожалуйста|(?:не )?(?:можете|могли бы|сможете)|(?:вам|тебе) (?:нужно|надо|необходимо|следует|придётся)|нужно, чтобы вы)(?![\p{L}\p{N}])/u.source,
-    /(?<![\p{L}\p{N}])(?:por favor|puedes|podrías|podría|necesito que|tienes que|tendrás que|debes|necesitas|hace falta que)(?![\p{L}\p{N}])/u.source,
-    /(?<![\p{L}\p{N}])(?:bitte|kannst du|können sie|könntest du|könnten sie|du musst|sie müssen|ich brauche)(?![\p{L}\p{N}])/u.source,
-    /(?<![\p{L}\p{N}])(?:merci de|veuillez|s['’]il (?:vous|te) pla[iî]t|pouvez-vous|pourriez-vous|peux-tu|pourrais-tu|il faut que (?:vous|tu)|vous devez|tu dois|vous devrez|j['’]ai besoin que (?:vous|tu))(?![\p{L}\p{N}])/u.source,
-  ].join("|"),
-  "iu",
+const POLITE = anyOf(
+  whole(
+    /please|kindly|can you|could you|would you|will you|you need to|you'll need to|you will need to|you would need to|you'd need to|you have to|you'll have to|you will have to|you must|I need you to|I'll need you to|I will need you to|I'd need you to|I would need you to/,
+  ),
+  /请|麻烦您|麻烦你|需要您|需要你|得您|得你|您需要|你需要|您得|你得|您必须|你必须|能否|能不能|劳驾/.source,
+  /ください|下さい|お願いします|お願いいたします|いただけますか|いただけますでしょうか|もらえますか|必要があります/.source,
+  whole(/пожалуйста|можете|не можете|могли бы|не могли бы|сможете|вам нужно|вам надо|вам необходимо|вам следует|вам придётся|тебе нужно|тебе надо|нужно, чтобы вы/),
+  whole(/por favor|puedes|podrías|podría|necesito que|tienes que|tendrás que|debes|necesitas|hace falta que/),
+  whole(/bitte|kannst du|können sie|könntest du|könnten sie|du musst|sie müssen|ich brauche/),
+  whole(
+    /merci de|veuillez|s'il vous plaît|s'il vous plait|s’il vous plaît|s’il vous plait|s'il te plaît|s'il te plait|s’il te plaît|s’il te plait|pouvez-vous|pourriez-vous|peux-tu|pourrais-tu|il faut que vous|il faut que tu|vous devez|tu dois|vous devrez|j'ai besoin que vous|j’ai besoin que vous|j'ai besoin que tu|j’ai besoin que tu/,
+  ),
 );
 
 /**
  * Something the person is asked to give back: output, a log, a screenshot, files into the chat, a choice,
  * a confirmation, an answer. Read in a sentence addressed to the person.
  */
-const GIVE_BACK = new RegExp(
-  [
-    /\b(?:share|send|paste|post|provide|upload|attach|forward|drop|copy)\b[^.!?]{0,80}?(?:\b(?:with me|to me|me|here|back|below|in(?:to)? (?:the|this|our) (?:chat|conversation|thread))\b|\bto (?:the|this) chat\b)/u.source,
-    /\b(?:share|send|paste|post|provide|upload|attach|give me|show me|copy)\s+(?:me\s+)?(?:(?:the|your|a|any|all|its|their|what)\s+)?(?:[\w-]+\s+){0,3}?(?:output|log|logs|error|errors|result|results|response|screenshot|screenshots|stack ?trace|traceback|contents?|details|info|information|credentials|token|answer|feedback|decision|preferences?|choice|version|console|says|printed|shows)\b/u.source,
-    /\b(?:add|attach|upload)\b[^.!?]{0,60}?\bto (?:the|this|our) (?:chat|conversation)\b/u.source,
-    /\b(?:tell me|let me know|report back|reply with|answer with)\b,?\s+(?:which|whether|what|how|when|once|as soon as|where|who|the)\b/u.source,
-    /\b(?:confirm|approve|decide|specify|clarify)\b/u.source,
-    /\b(?:choose|select|pick)\s+(?:(?:one|which|between|whether)\b|(?:an?|the|your)\s+(?:preferred\s+)?(?:option|approach|variant|alternative|plan|name|version)\b|from (?:the|these) (?:options|choices)\b)/u.source,
-    /\b(?:report|paste|share|send)\b[^.!?]{0,40}?\bback\b/u.source,
-    /(?:粘贴|贴|分享|发送|发|提供|上传|附上|反馈)(?:给我|到这里|过来|一下)?[^。！？]{0,30}?(?:输出|日志|错误|报错|结果|截图|内容|信息)|(?:把|将)[^。！？]{0,20}?(?:输出|日志|错误|报错|结果|截图|内容|信息)[^。！？]{0,10}?(?:粘贴|贴|发|分享|提供|告诉|反馈)|(?:发给我|贴给我|发送给我|粘贴给我|分享给我)|(?:告诉我|让我知道)[^。！？]{0,20}?(?:哪|是否|什么|结果|输出|如何|怎么样|效果|选择|决定|意见)|(?:确认|批准|选择|决定)[^。！？]{0,20}?(?:是否|哪|用哪)/u.source,
-    /(?:共有|送信|送っ|貼り付け|貼っ|提供|教え|お知らせ|知らせ|添付|アップロード|返信|回答|選ん|選択|承認|指示|決め)(?:て|し)?(?:て)?(?:ください|下さい|いただけ|もらえ|お願い)|ご(?:承認|指示|判断|回答|返信)(?:ください|下さい|をお願い)/u.source,
-    /(?<![\p{L}\p{N}])(?:поделитесь|поделись|поделиться|отправьте|отправь|отправить|пришлите|пришли|прислать|вставьте|вставь|вставить|предоставьте|предоставь|предоставить|скиньте|скинь|скинуть|приложите|приложи|приложить|загрузите|загрузи|загрузить)(?![\p{L}\p{N}])[^.!?]{0,80}?(?<![\p{L}\p{N}])(?:вывод\p{L}*|лог\p{L}*|ошибк\p{L}*|результат\p{L}*|скриншот\p{L}*|содержим\p{L}*|сюда|мне|в чат|трассировк\p{L}*)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:сообщите|сообщи|скажите|скажи|напишите|напиши|дайте знать|дай знать)(?![\p{L}\p{N}])[^.!?]{0,40}?(?<![\p{L}\p{N}])(?:ли|какой|какая|какие|какое|какую|что|как|когда|результат\p{L}*)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:подтвердите|подтверди|одобрите|одобри|выберите|выбери|укажите|укажи|уточните|уточни|решите|реши)(?![\p{L}\p{N}])/u.source,
-    /(?<![\p{L}\p{N}])(?:comparte|comparta|compartir|envía|envíe|envia|enviar|manda|mande|mandar|pega|pegue|pegar|proporciona|proporcione|proporcionar|pásame|páseme|pasarme|sube|suba|subir|adjunta|adjunte|adjuntar)(?![\p{L}\p{N}])[^.!?]{0,80}?(?<![\p{L}\p{N}])(?:salida|resultados?|logs?|registros?|error|errores|captura|capturas|contenido|aquí|conmigo|me|traza)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:dime|dígame|indícame|indíqueme|avísame|avíseme|hazme saber|hágame saber|cuéntame|cuénteme)(?![\p{L}\p{N}])[^.!?]{0,40}?(?<![\p{L}\p{N}])(?:cuál|cuáles|qué|si|cómo|cuándo|el resultado)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:confirma|confirme|aprueba|apruebe|elige|elija|decide|decida)(?![\p{L}\p{N}])/u.source,
-    /(?<![\p{L}\p{N}])(?:teile|teilen sie|teilen|sende|senden sie|senden|schicke|schick|schicken sie|schicken|füge|füg|fügen sie|einfügen|gib|geben sie|geben|poste|posten|kopiere|kopieren sie|kopieren)(?![\p{L}\p{N}])[^.!?]{0,80}?(?<![\p{L}\p{N}])(?:ausgabe|logs?|protokoll|fehler|fehlermeldung\p{L}*|ergebnis\p{L}*|screenshot\p{L}*|inhalt|hier|mir|zurück|in den chat|stacktrace)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:sag mir|sage mir|sagen sie mir|teile mir mit|teilen sie mir mit|gib mir bescheid|geben sie mir bescheid|lass mich wissen|lassen sie mich wissen)(?![\p{L}\p{N}])[^.!?]{0,40}?(?<![\p{L}\p{N}])(?:ob|welche[nrsm]?|was|wie|wann|sobald)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:bestätige|bestätigen sie|genehmige|genehmigen sie|entscheide|entscheiden sie)(?![\p{L}\p{N}])/u.source,
-    /(?<![\p{L}\p{N}])(?:partagez|partage|partager|envoyez|envoie|envoyer|collez|colle|coller|fournissez|fournis|fournir|transmettez|transmets|transmettre|copiez|copie|copier)(?:-moi|-la|-le|-les)?(?![\p{L}\p{N}])[^.!?]{0,80}?(?<![\p{L}\p{N}])(?:sortie|résultats?|journal|journaux|logs?|erreurs?|captures?|contenu|ici|moi|dans le chat|trace)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:dites-moi|dis-moi|indiquez-moi|indique-moi|faites-moi savoir|fais-moi savoir|tenez-moi au courant)(?![\p{L}\p{N}])[^.!?]{0,40}?(?<![\p{L}\p{N}])(?:quel|quelle|quels|quelles|si|ce que|comment|quand|lequel|laquelle|dès que)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:confirmez|confirme|approuvez|approuve|validez|décidez|décide|choisissez|choisis)(?![\p{L}\p{N}])/u.source,
-  ].join("|"),
-  "iu",
+const GIVE_BACK = anyOf(
+  `${whole(/share|send|paste|post|provide|upload|attach|forward|drop|copy/)}${within(80)}${whole(/with me|to me|me|here|back|below|into the chat|in the chat|in this chat|into this chat|to the chat|to this chat|in the conversation|in our conversation|in this conversation/)}`,
+  `${whole(/share|send|paste|post|provide|upload|attach|give me|show me|copy/)}\\s+(?:me\\s+)?(?:${whole(/the|your|a|any|all|its|their|what/)}\\s+)?(?:[\\w-]+\\s+){0,3}?${whole(
+    /output|log|logs|error|errors|result|results|response|screenshot|screenshots|stack trace|stacktrace|traceback|content|contents|details|info|information|credentials|token|answer|feedback|decision|preference|preferences|choice|version|console|says|printed|shows/,
+  )}`,
+  `${whole(/add|attach|upload/)}${within(60)}${whole(/to the chat|to this chat|to our chat|to the conversation|to this conversation/)}`,
+  `${whole(/tell me|let me know|report back|reply with|answer with/)},?\\s*${whole(/which|whether|what|how|when|once|as soon as|where|who|the/)}`,
+  whole(/confirm|approve|decide|specify|clarify|report back/),
+  `${whole(/choose|select|pick/)}\\s*${whole(
+    /one|which|between|whether|an option|the option|your option|an approach|the approach|your approach|a variant|the variant|an alternative|the alternative|a plan|the plan|a name|the name|a version|the version|your preferred option|your preferred approach|from the options|from these options|from the choices|from these choices/,
+  )}`,
+  `(?:${/粘贴|贴|分享|发送|发|提供|上传|附上|反馈/.source})(?:给我|到这里|过来|一下)?${within(30)}(?:${/输出|日志|错误|报错|结果|截图|内容|信息/.source})`,
+  `(?:把|将)${within(20)}(?:${/输出|日志|错误|报错|结果|截图|内容|信息/.source})${within(10)}(?:${/粘贴|贴|发|分享|提供|告诉|反馈/.source})`,
+  /发给我|贴给我|发送给我|粘贴给我|分享给我/.source,
+  `(?:告诉我|让我知道)${within(20)}(?:${/哪|是否|什么|结果|输出|如何|怎么样|效果|选择|决定|意见/.source})`,
+  `(?:${/确认|批准|选择|决定/.source})${within(20)}(?:是否|哪|用哪)`,
+  `(?:${/共有|送信|送っ|貼り付け|貼っ|提供|教え|お知らせ|知らせ|添付|アップロード|返信|回答|選ん|選択|承認|指示|決め/.source})(?:て|し|して)?(?:${/ください|下さい|いただけ|もらえ|お願い/.source})`,
+  /ご承認ください|ご指示ください|ご判断ください|ご回答ください|ご返信ください|ご承認をお願い|ご指示をお願い|ご判断をお願い|ご回答をお願い|ご返信をお願い/.source,
+  `${whole(
+    /поделитесь|поделись|поделиться|отправьте|отправь|отправить|пришлите|пришли|прислать|вставьте|вставь|вставить|предоставьте|предоставь|предоставить|скиньте|скинь|скинуть|приложите|приложи|приложить|загрузите|загрузи|загрузить/,
+  )}${within(80)}${WORD_START}(?:${/вывод|лог|ошибк|результат|скриншот|содержим|трассировк|сюда|мне|в чат/.source})`,
+  `${whole(/сообщите|сообщи|скажите|скажи|напишите|напиши|дайте знать|дай знать/)}${within(40)}${whole(/ли|какой|какая|какие|какое|какую|что|как|когда|результат/)}`,
+  whole(/подтвердите|подтверди|одобрите|одобри|выберите|выбери|укажите|укажи|уточните|уточни|решите|реши/),
+  `${whole(
+    /comparte|comparta|compartir|envía|envíe|envia|enviar|manda|mande|mandar|pega|pegue|pegar|proporciona|proporcione|proporcionar|pásame|páseme|pasarme|sube|suba|subir|adjunta|adjunte|adjuntar/,
+  )}${within(80)}${whole(/salida|resultado|resultados|log|logs|registro|registros|error|errores|captura|capturas|contenido|aquí|conmigo|me|traza/)}`,
+  `${whole(/dime|dígame|indícame|indíqueme|avísame|avíseme|hazme saber|hágame saber|cuéntame|cuénteme/)}${within(40)}${whole(/cuál|cuáles|qué|si|cómo|cuándo|el resultado/)}`,
+  whole(/confirma|confirme|aprueba|apruebe|elige|elija|decide|decida/),
+  `${whole(
+    /teile|teilen sie|teilen|sende|senden sie|senden|schicke|schick|schicken sie|schicken|füge|füg|fügen sie|einfügen|gib|geben sie|geben|poste|posten|kopiere|kopieren sie|kopieren/,
+  )}${within(80)}${whole(/ausgabe|log|logs|protokoll|fehler|fehlermeldung|fehlermeldungen|ergebnis|ergebnisse|screenshot|screenshots|inhalt|hier|mir|zurück|in den chat|stacktrace/)}`,
+  `${whole(/ausgabe|log|logs|protokoll|fehler|fehlermeldung|fehlermeldungen|ergebnis|ergebnisse|screenshot|screenshots|inhalt|hier|mir|stacktrace/)}${within(60)}${whole(/einfügen|schicken|senden|teilen|geben|posten|kopieren|zeigen/)}`,
+  `${whole(/sag mir|sage mir|sagen sie mir|teile mir mit|teilen sie mir mit|gib mir bescheid|geben sie mir bescheid|lass mich wissen|lassen sie mich wissen/)}${within(40)}${whole(/ob|welche|welcher|welches|welchen|welchem|was|wie|wann|sobald/)}`,
+  whole(/bestätige|bestätigen sie|genehmige|genehmigen sie|entscheide|entscheiden sie/),
+  `${whole(
+    /partagez|partage|partager|envoyez|envoie|envoyer|collez|colle|coller|fournissez|fournis|fournir|transmettez|transmets|transmettre|copiez|copie|copier|envoyez-moi|envoie-moi|transmettez-moi|partagez-moi|collez-moi/,
+  )}${within(80)}${whole(/sortie|résultat|résultats|journal|journaux|log|logs|erreur|erreurs|capture|captures|contenu|ici|moi|dans le chat|trace/)}`,
+  `${whole(/dites-moi|dis-moi|indiquez-moi|indique-moi|faites-moi savoir|fais-moi savoir|tenez-moi au courant/)}${within(40)}${whole(/quel|quelle|quels|quelles|si|ce que|comment|quand|lequel|laquelle|dès que/)}`,
+  whole(/confirmez|confirme|approuvez|approuve|validez|décidez|décide|choisissez|choisis/),
 );
 
 /** The agent's next step hangs on the person's act: `so I can`, `to proceed`, `before I`, `then I'll`. */
-const CONTINUES = new RegExp(
-  [
-    /\bso (?:that )?(?:I|we) (?:can|could|may)\b|\bto (?:proceed|continue|resume|go on|move on|unblock)\b|\bto let me (?:continue|proceed|finish|go on)\b|\b(?:before|until) (?:I|we)\b|\b(?:and|then|after that|afterwards|once (?:done|that's done|that is done|it's done|finished|you're done|you are done))[,]?\s+(?:I|we)(?:'ll| will| can| could|'d)\b|^(?:then|after that|afterwards|once (?:done|that's done|it's done|finished)),?\s+(?:I|we)\b|\bI(?:'ll| will| am going to|'m going to) (?:wait|hold off|pause|be waiting|stand by)\b|\bI(?:'m| am) (?:waiting|blocked)\b|\bI (?:can't|cannot|can not) (?:continue|proceed|go on|finish|move on)\b/u.source,
-    /以便我|好让我|这样我(?:就)?(?:可以|能|才能)|然后我(?:会|再|就|将)?|之后我(?:会|再|就|将)?|我(?:再|才能|才可以|就可以|就能)(?:继续|进行|部署|修复|处理)|我(?:会|将)继续|再继续|才能继续/u.source,
-    /(?:そうすれば|そうしたら|その後|それから|完了したら|終わったら|いただければ|次第)[、,]?[^。！？]{0,20}?(?:続行|続け|進め|再開|対応|修正|デプロイ)|(?:続行|再開|作業を続け|先に進め|次に進め)(?:られます|ることができます|します|ます)/u.source,
-    /(?<![\p{L}\p{N}])(?:чтобы я (?:мог|могла|смог|смогла)|и я (?:продолжу|смогу|исправлю|займусь)|после этого я|тогда я (?:смогу|продолжу)|затем я|прежде чем я|перед тем как я|чтобы продолжить|для продолжения)(?![\p{L}\p{N}])/u.source,
-    /(?<![\p{L}\p{N}])(?:para que (?:yo )?pueda|así (?:podré|puedo|podremos)|y (?:luego |después )?(?:continuaré|seguiré|podré)|antes de (?:que )?(?:continuar|seguir|continúe|siga)|para (?:continuar|seguir|proceder)|luego (?:continuaré|seguiré|podré))(?![\p{L}\p{N}])/u.source,
-    /(?<![\p{L}\p{N}])(?:damit ich|dann kann ich|danach (?:kann|mache|fahre) ich|bevor ich|und ich (?:mache weiter|fahre fort|kann)|um fortzufahren|um weiterzumachen|dann mache ich weiter)(?![\p{L}\p{N}])/u.source,
-    /(?<![\p{L}\p{N}])(?:pour que je puisse|afin que je puisse|et je (?:pourrai|continuerai|poursuivrai|corrigerai)|ensuite je|puis je|avant que je|pour (?:continuer|poursuivre)|je pourrai ensuite|je continuerai)(?![\p{L}\p{N}])/u.source,
-  ].join("|"),
-  "iu",
+const CONTINUES = anyOf(
+  whole(
+    /so I can|so I could|so I may|so we can|so we could|so that I can|so that I could|so that we can|to proceed|to continue|to resume|to go on|to move on|to unblock|to let me continue|to let me proceed|to let me finish|to let me go on|before I|before we|until I|until we|and I'll|and I will|and I can|and I could|and we'll|and we can|then I'll|then I will|then I can|then I could|then we'll|then we can|after that I'll|after that I can|afterwards I'll|once done, I'll|once done, I can|once that's done, I'll|once that's done, I can|once it's done, I'll|once you're done, I'll|once you're done, I can|I'll wait|I will wait|I'll hold off|I'll pause|I'll be waiting|I'll stand by|I'm waiting|I am waiting|I'm blocked|I am blocked|I can't continue|I cannot continue|I can't proceed|I cannot proceed|I can't go on|I cannot go on|I can't finish|I cannot finish/,
+  ),
+  /以便我|好让我|这样我就可以|这样我可以|这样我能|这样我才能|然后我|之后我|我再继续|我才能继续|我就可以继续|我就能继续|我再部署|我才能部署|我再修复|我再处理|我会继续|我将继续|再继续|才能继续/.source,
+  `(?:${/そうすれば|そうしたら|その後|それから|完了したら|終わったら|いただければ|次第/.source})${within(20)}(?:${/続行|続け|進め|再開|対応|修正|デプロイ/.source})`,
+  /続行できます|続行します|再開します|作業を続けます|先に進めます|次に進めます|続行することができます|先に進められます/.source,
+  whole(
+    /чтобы я мог|чтобы я могла|чтобы я смог|чтобы я смогла|и я продолжу|и я смогу|и я исправлю|и я займусь|после этого я|тогда я смогу|тогда я продолжу|затем я|прежде чем я|перед тем как я|чтобы продолжить|для продолжения/,
+  ),
+  whole(
+    /para que pueda|para que yo pueda|así podré|así puedo|así podremos|y continuaré|y seguiré|y podré|y luego continuaré|y luego seguiré|y luego podré|y después continuaré|antes de continuar|antes de seguir|antes de que continúe|antes de que siga|para continuar|para seguir|para proceder|luego continuaré|luego seguiré|luego podré/,
+  ),
+  whole(/damit ich|dann kann ich|danach kann ich|danach mache ich|danach fahre ich|bevor ich|und ich mache weiter|und ich fahre fort|und ich kann|um fortzufahren|um weiterzumachen|dann mache ich weiter/),
+  whole(
+    /pour que je puisse|afin que je puisse|et je pourrai|et je continuerai|et je poursuivrai|et je corrigerai|ensuite je|puis je|avant que je|pour continuer|pour poursuivre|je pourrai ensuite|je continuerai/,
+  ),
 );
 
 /** The reply says it waits for the person's approval, decision or input; no address needed. */
-const AWAITS = new RegExp(
-  [
-    /\b(?:await(?:s|ing)?|wait(?:s|ing)? (?:for|on)|pending|need(?:s|ed)?|I'll need|I will need|depend(?:s|ing)? on|hinges on)\s+(?:your|you to)\s+(?:[\w-]+\s+){0,3}?(?:approval|go-?ahead|green light|confirmation|confirm|decision|decide|input|feedback|answer|answers|reply|response|review|sign-?off|ok|okay|permission|choice|choose|instructions?|direction|call|consent|authori[sz]ation|verdict|thoughts|preferences?|approve|say-?so)\b/u.source,
-    /\bonce you(?:'ve| have)? (?:confirm|approve|decide|choose|pick|reply|answer|agree|sign off|confirmed|approved|decided|chosen|picked|replied|answered|agreed|signed off|give (?:me )?the go-?ahead|gave (?:me )?the go-?ahead|say (?:so|go|yes))\b/u.source,
-    /\b(?:after|upon|with|pending) your (?:approval|go-?ahead|confirmation|ok|okay|permission|decision|sign-?off|green light|answer|reply)\b/u.source,
-    /\blet me know (?:once|when|as soon as) you(?:'ve| have| are|'re)?\b/u.source,
-    /(?:等待|等候|等)(?:您|你)的?(?:确认|批准|决定|反馈|回复|答复|指示|同意|审核|选择|意见|输入)|待(?:您|你)(?:确认|批准|审核|决定)|(?:您|你)(?:确认|批准|同意)(?:之)?后[，,]?我/u.source,
-    /(?:ご)?(?:承認|確認|返答|回答|判断|決定|指示|許可|承諾|返信|フィードバック)を(?:お)?待(?:ち|っ)(?:して)?(?:おります|います|ます|てい)|(?:承認|指示|判断)待ち/u.source,
-    /(?<![\p{L}\p{N}])(?:жду|ожидаю|в ожидании)\s+(?:от вас\s+)?(?:вашего|твоего|вашей|твоей|ваших|твоих|ваш|твой)\s+(?:подтверждени\p{L}*|одобрени\p{L}*|решени\p{L}*|ответ\p{L}*|отзыв\p{L}*|согласи\p{L}*|указани\p{L}*|выбор\p{L}*|разрешени\p{L}*)|после (?:вашего|твоего) (?:подтверждения|одобрения|согласия)|как только (?:вы|ты) (?:подтвердите|подтвердишь|одобрите|одобришь)/u.source,
-    /(?<![\p{L}\p{N}])(?:espero|quedo a la espera de|en espera de|pendiente de|a la espera de|necesito)\s+(?:tu|su|vuestra)\s+(?:aprobación|confirmación|decisión|respuesta|visto bueno|autorización|opinión|elección|luz verde|permiso)(?![\p{L}\p{N}])|una vez que (?:confirmes|apruebes|me confirmes|lo apruebes|decidas)|(?:tras|después de|con) (?:tu|su) (?:aprobación|confirmación|visto bueno)/u.source,
-    /(?<![\p{L}\p{N}])(?:ich )?warte auf (?:deine|ihre|eure|dein|ihr) (?:bestätigung|freigabe|entscheidung|antwort|zustimmung|rückmeldung|genehmigung|auswahl|eingabe|ok|okay)(?![\p{L}\p{N}])|sobald (?:du|sie) (?:bestätigst|bestätigen|zustimmst|zustimmen|freigibst|freigeben)|nach (?:deiner|ihrer) (?:freigabe|bestätigung|zustimmung)|(?:brauche|benötige) (?:deine|ihre) (?:bestätigung|freigabe|entscheidung|zustimmung|rückmeldung)/u.source,
-    /(?<![\p{L}\p{N}])(?:j['’]attends|en attente de|dans l['’]attente de|j['’]ai besoin de)\s+(?:votre|ta|vos|tes)\s+(?:validation|confirmation|approbation|décision|réponse|accord|feu vert|retour|choix|avis|autorisation|instructions?)(?![\p{L}\p{N}])|une fois que (?:vous aurez|tu auras) (?:validé|confirmé|approuvé|choisi|décidé)|dès (?:votre|ta) (?:validation|confirmation|approbation|réponse)|après (?:votre|ta) (?:validation|confirmation|approbation)/u.source,
-  ].join("|"),
-  "iu",
+const AWAITS = anyOf(
+  `${whole(/await|awaits|awaiting|wait for|waits for|waiting for|wait on|waiting on|pending|need|needs|needed|I'll need|I will need|depends on|depend on|depending on|hinges on/)}\\s+${whole(/your|you to/)}${within(30)}${whole(
+    /approval|go-ahead|go ahead|green light|confirmation|confirm|decision|decide|input|feedback|answer|answers|reply|response|review|sign-off|signoff|ok|okay|permission|choice|choose|instructions|instruction|direction|call|consent|authorization|authorisation|verdict|thoughts|preference|preferences|approve|say-so/,
+  )}`,
+  whole(
+    /once you confirm|once you approve|once you decide|once you choose|once you pick|once you reply|once you answer|once you agree|once you sign off|once you've confirmed|once you've approved|once you've decided|once you've chosen|once you've picked|once you've replied|once you've answered|once you've agreed|once you have confirmed|once you have approved|once you have decided|once you give the go-ahead|once you give me the go-ahead|once you say so|once you say go|once you say yes/,
+  ),
+  whole(
+    /after your approval|after your go-ahead|after your confirmation|after your ok|after your decision|after your answer|upon your approval|upon your confirmation|with your approval|with your go-ahead|with your permission|with your ok|pending your approval|pending your review|pending your confirmation|pending your decision/,
+  ),
+  whole(/let me know once you|let me know when you|let me know as soon as you/),
+  /等待您的|等待你的|等候您的|等您的|等你的|待您确认|待你确认|待您批准|待你批准|待您审核|待您决定|您确认后|你确认后|您批准后|你批准后|您同意后|你同意后/.source,
+  `(?:${/承認|確認|返答|回答|判断|決定|指示|許可|承諾|返信|フィードバック/.source})をお?待(?:ち|っ)`,
+  /承認待ち|指示待ち|判断待ち/.source,
+  `${whole(/жду|ожидаю|в ожидании|жду от вас/)}\\s+${whole(/вашего|твоего|вашей|твоей|ваших|твоих|ваш|твой/)}\\s+${WORD_START}(?:${/подтвержден|одобрен|решени|ответ|отзыв|согласи|указани|выбор|разрешени/.source})`,
+  whole(/после вашего подтверждения|после вашего одобрения|после вашего согласия|после твоего подтверждения|как только вы подтвердите|как только ты подтвердишь|как только вы одобрите/),
+  `${whole(/espero|quedo a la espera de|en espera de|pendiente de|a la espera de|necesito/)}\\s+${whole(/tu|su|vuestra/)}\\s+${whole(
+    /aprobación|confirmación|decisión|respuesta|visto bueno|autorización|opinión|elección|luz verde|permiso/,
+  )}`,
+  whole(/una vez que confirmes|una vez que apruebes|una vez que me confirmes|una vez que lo apruebes|una vez que decidas|tras tu aprobación|tras su aprobación|después de tu aprobación|con tu aprobación|con tu visto bueno/),
+  `${whole(/warte auf|ich warte auf|wartend auf/)}\\s+${whole(/deine|ihre|eure|dein|ihr/)}\\s+${whole(
+    /bestätigung|freigabe|entscheidung|antwort|zustimmung|rückmeldung|genehmigung|auswahl|eingabe|ok|okay/,
+  )}`,
+  whole(
+    /sobald du bestätigst|sobald du zustimmst|sobald du freigibst|sobald sie bestätigen|sobald sie zustimmen|sobald sie freigeben|nach deiner freigabe|nach ihrer freigabe|nach deiner bestätigung|nach ihrer bestätigung|brauche deine bestätigung|brauche ihre bestätigung|brauche deine freigabe|brauche ihre freigabe|brauche deine entscheidung|brauche ihre entscheidung/,
+  ),
+  `${whole(/j'attends|j’attends|en attente de|dans l'attente de|dans l’attente de|j'ai besoin de|j’ai besoin de/)}\\s+${whole(/votre|ta|vos|tes/)}\\s+${whole(
+    /validation|confirmation|approbation|décision|réponse|accord|feu vert|retour|choix|avis|autorisation|instructions/,
+  )}`,
+  whole(/une fois que vous aurez validé|une fois que vous aurez confirmé|une fois que vous aurez approuvé|une fois que tu auras validé|une fois que tu auras confirmé|dès votre validation|dès votre confirmation|dès votre réponse|après votre validation|après votre confirmation|après ta validation/),
 );
 
 /** A request to test what was built (`Launch it and test!`, `Please test the login flow.`), the whole sentence. */
-const TEST_REQUEST = new RegExp(
-  [
-    /^(?:(?:please|now|so|just|go ahead and|ok|okay)[,]?\s+)*(?:(?:launch|open|start|run|reload|refresh|restart|rebuild|relaunch|fire up|spin up)\b[^.!?]{0,60}?\s+and\s+)?(?:please\s+)?test(?:\s+(?:it|this|that|them|things|everything|the (?:[\w-]+\s+){0,2}?(?:changes?|fix|fixes|app|application|page|site|feature|flow|build|update|ui|login|form|endpoint|button|screen|version)))?(?:\s+(?:out|now|again|manually|yourself|locally|please|in (?:the|your) browser))*$/u.source,
-    /^(?:(?:请|麻烦)(?:您|你)?)?(?:(?:启动|运行|刷新|打开|重启)[^。！？]{0,20}?(?:并|然后|后))?测试一下(?:吧)?$|^请(?:您|你)?(?:测试|测一下)/u.source,
-    /テストして(?:みて)?(?:ください|下さい)$/u.source,
-    /^(?:протестируйте|протестируй)(?:\s+(?:это|его|её|их|изменени\p{L}*|приложение|страниц\p{L}*))?(?:,?\s+пожалуйста)?$/u.source,
-    /^(?:teste|testen sie)(?:\s+(?:es|das|sie|die änderungen?|die app))?(?:\s+(?:bitte|jetzt|mal))*$|^bitte testen$/u.source,
-    /^(?:merci de tester|veuillez tester|testez(?:-le|-la|-les)?|teste(?:-le|-la|-les)?)(?:\s+(?:maintenant|s['’]il vous plaît|s['’]il te plaît))?$/u.source,
-  ].join("|"),
-  "iu",
+const TEST_REQUEST = anyOf(
+  `^(?:${whole(/please|now|so|just|go ahead and|ok|okay/)},?\\s+)*(?:${whole(/launch|open|start|run|reload|refresh|restart|rebuild|relaunch|fire up|spin up/)}${within(60)}\\s+and\\s+)?(?:please\\s+)?test(?:\\s+(?:${
+    /it|this|that|them|things|everything/.source
+  }|the(?:\\s+[\\w-]+){0,2}?\\s+(?:${/changes|change|fix|fixes|app|application|page|site|feature|flow|build|update|ui|login|form|endpoint|button|screen|version/.source})))?(?:\\s+(?:${
+    /out|now|again|manually|yourself|locally|please|in the browser|in your browser/.source
+  }))*$`,
+  `^(?:请|麻烦)?(?:您|你)?(?:(?:${/启动|运行|刷新|打开|重启/.source})${within(20)}(?:并|然后|后))?测试一下吧?$`,
+  /^请测试|^请您测试|^请你测试|^请测一下|^请您测一下/.source,
+  /テストしてください$|テストして下さい$|テストしてみてください$|テストしてみて下さい$/.source,
+  `^${whole(/протестируйте|протестируй/)}(?:\\s+${whole(/это|его|её|их|изменения|приложение|страницу/)})?(?:,?\\s+пожалуйста)?$`,
+  `^${whole(/teste|testen sie/)}(?:\\s+${whole(/es|das|sie|die änderung|die änderungen|die app/)})?(?:\\s+${whole(/bitte|jetzt|mal/)})*$`,
+  /^bitte testen$/.source,
+  `^${whole(/merci de tester|veuillez tester|testez|testez-le|testez-la|testez-les|teste|teste-le|teste-la|teste-les/)}(?:\\s+${whole(/maintenant|s'il vous plaît|s’il vous plaît|s'il te plaît|s’il te plaît/)})?$`,
 );
 
 /** Verbs of steps only the person takes, for the steps under a `Next steps` heading (which may be the agent's own). */
-const PERSON_STEP = /^(?:restart|reload|refresh|re-?launch|launch|open|close|quit|log ?in|sign ?in|select|choose|pick|confirm|approve|share|send|paste|provide|upload|attach|type|enter|click|visit|grant|reply|answer|tell me|let me know|重启|刷新|打开|关闭|登录|选择|确认|批准|分享|发送|粘贴|提供|上传|перезапустите|перезагрузите|откройте|закройте|войдите|выберите|подтвердите|одобрите|поделитесь|пришлите|отправьте|вставьте|предоставьте|reinicia|reinicie|recarga|abre|abra|cierra|inicia sesión|elige|elija|confirma|confirme|aprueba|comparte|envía|pega|proporciona|starte|öffne|schließe|melde dich|wähle|bestätige|teile|sende|schicke|gib|redémarrez|rechargez|ouvrez|fermez|connectez-vous|choisissez|confirmez|approuvez|partagez|envoyez|collez|fournissez)(?![\p{L}\p{N}])/iu;
+const PERSON_STEP = anyOf(
+  `^${whole(
+    /restart|reload|refresh|relaunch|re-launch|launch|open|close|quit|log in|login|sign in|select|choose|pick|confirm|approve|share|send|paste|provide|upload|attach|type|enter|click|visit|grant|reply|answer|tell me|let me know|перезапустите|перезагрузите|откройте|закройте|войдите|выберите|подтвердите|одобрите|поделитесь|пришлите|отправьте|вставьте|предоставьте|reinicia|reinicie|recarga|abre|abra|cierra|inicia sesión|elige|elija|confirma|confirme|aprueba|comparte|envía|pega|proporciona|starte|öffne|schließe|melde dich|wähle|bestätige|teile|sende|schicke|gib|redémarrez|rechargez|ouvrez|fermez|connectez-vous|choisissez|confirmez|approuvez|partagez|envoyez|collez|fournissez/,
+  )}`,
+  `^(?:${/重启|刷新|打开|关闭|登录|选择|确认|批准|分享|发送|粘贴|提供|上传/.source})`,
+);
 /** A slash command in code (`/clear`, `/continue`): typed into the chat by the person, never run by the agent. */
 const SLASH_COMMAND = /`\/[a-z][\w-]*`/u;
 
@@ -565,30 +662,52 @@ const SLASH_COMMAND = /`\/[a-z][\w-]*`/u;
  * A condition or an offer in the sentence: the request is a sign-off (`If you hit errors, paste the log`,
  * `Paste your file if you want and I'll convert it`, `Let me know if you need anything else`).
  */
-const OFFER = new RegExp(
-  [
-    /\bif you(?:'d)? (?:want|like|prefer|wish|need|have|run into|encounter|see|hit|get|notice|spot|find|are interested|would like|'d like)\b|\bif (?:needed|necessary|desired|anything|something|any|there (?:is|are)|it (?:still )?(?:fails|breaks|doesn't|does not)|that doesn't|errors?|problems?|issues?|you still)\b|\bin case\b|\bshould (?:anything|something|it|you)\b|\bfeel free\b|\bif so\b|\bwhat you think\b|\bhow (?:it|that|this) (?:goes|went|feels|works for you)\b/u.source,
-    /如果|如有|如需|若|有(?:任何|其他)?(?:问题|疑问|需要)|需要的话|的话|随时/u.source,
-    /(?:あれば|なければ|たら|なら|場合|際は|もし|お気軽に|いつでも)/u.source,
-    /(?<![\p{L}\p{N}])(?:если|в случае|при необходимости)(?![\p{L}\p{N}])/u.source,
-    /(?<![\p{L}\p{N}])(?:si (?:necesitas|quieres|tienes|deseas|te parece|lo deseas|hay|algo)|en caso|no dudes)(?![\p{L}\p{N}])/u.source,
-    /(?<![\p{L}\p{N}])(?:wenn|falls|sollte|bei bedarf|gerne)(?![\p{L}\p{N}])/u.source,
-    /(?<![\p{L}\p{N}])(?:si (?:vous|tu) (?:avez|as|voulez|veux|souhaitez|souhaites|aimeriez|rencontrez|rencontres)|si besoin|au besoin|en cas|n['’]hésitez)(?![\p{L}\p{N}])/u.source,
-  ].join("|"),
-  "iu",
+const OFFER = anyOf(
+  whole(
+    /if you want|if you'd want|if you like|if you'd like|if you would like|if you prefer|if you'd prefer|if you wish|if you need|if you have|if you run into|if you encounter|if you see|if you hit|if you get|if you notice|if you spot|if you find|if you are interested|if you still|if needed|if necessary|if desired|if anything|if something|if any|if there is|if there are|if it fails|if it still fails|if it breaks|if it still breaks|if it doesn't|if it does not|if that doesn't|if errors|if error|if problems|if problem|if issues|if issue|if so|in case|should anything|should something|should it|should you|feel free|what you think|how it goes|how it went|how that goes|how this goes|how it feels|how it works for you|how that works for you/,
+  ),
+  /如果|如有|如需|若|有问题|有任何问题|有其他问题|有疑问|有任何疑问|有需要|有任何需要|需要的话|的话|随时/.source,
+  /あれば|なければ|たら|なら|場合|際は|もし|お気軽に|いつでも/.source,
+  whole(/если|в случае|при необходимости/),
+  whole(/si necesitas|si quieres|si tienes|si deseas|si te parece|si lo deseas|si hay|si algo|en caso|no dudes/),
+  whole(/wenn|falls|sollte|bei bedarf|gerne/),
+  whole(/si vous avez|si tu as|si vous voulez|si tu veux|si vous souhaitez|si tu souhaites|si vous aimeriez|si vous rencontrez|si tu rencontres|si besoin|au besoin|en cas|n'hésitez|n’hésitez/),
 );
 /** A negation: `no need for your input`, `without your approval` — nothing is awaited. */
-const NEGATED = /\b(?:no|not|n't|never|without|nothing)\b|不需要|无需|不用|必要ありません|не нужно|без (?:вашего|твоего)|sin (?:tu|su)|ohne (?:deine|ihre)|sans (?:votre|ta)/iu;
+const NEGATED = anyOf(
+  whole(/no|not|never|without|nothing|don't|doesn't|didn't|won't|isn't|aren't|can't/),
+  /不需要|无需|不用|必要ありません/.source,
+  whole(/не нужно|без вашего|без твоего|sin tu|sin su|ohne deine|ohne ihre|sans votre|sans ta/),
+);
 
 /** A question that speaks to the person without a pronoun: `Ready to proceed?`, `Want to test more?`, `Sounds good?` */
-const ASKS_OPENER = /^(?:ready|ok(?:ay)?|good to go|happy|want|proceed|continue|go ahead|sounds? (?:good|ok|okay|right)|looks? (?:good|ok|okay|right)|any (?:thoughts|preferences|objections|feedback|questions|concerns|other)|anything else|agreed?|approved?|alright)\b/iu;
+const ASKS_OPENER = anyOf(
+  `^${whole(
+    /ready|ok|okay|good to go|happy|want|proceed|continue|go ahead|sound good|sounds good|sound ok|sounds ok|sounds okay|sounds right|look good|looks good|looks ok|looks okay|looks right|any thoughts|any preferences|any objections|any feedback|any questions|any concerns|any other|anything else|agree|agreed|approve|approved|alright/,
+  )}`,
+);
 /** A question opened by a question word: it speaks to the person only when it names them (`What do you think?`). */
-const WH_OPENER = /^(?:why|how|what|where|when|who|which|为什么|为何|怎么|如何|什么|哪|なぜ|どうして|何|почему|зачем|как|что|где|когда|кто|какой|por qué|cómo|qué|dónde|cuándo|quién|cuál|warum|wieso|weshalb|wie|was|wo|wann|wer|welche|pourquoi|comment|que|qu['’]|où|quand|qui|quel)(?![\p{L}\p{N}])/iu;
-const SECOND_PERSON = /\b(?:you|your|yours)\b|[你您]|あなた|(?<![\p{L}\p{N}])(?:вы|вам|вас|ваш\p{L}*|ты|тебе|тебя|тво\p{L}+|usted|tú|te|ti|tu|prefieres|quieres|du|dich|dir|dein\p{L}*|sie|ihnen|vous|toi|votre|ton|ta)(?![\p{L}\p{N}])/iu;
+const WH_OPENER = anyOf(
+  `^${whole(
+    /why|how|what|where|when|who|which|почему|зачем|как|что|где|когда|кто|какой|por qué|cómo|qué|dónde|cuándo|quién|cuál|warum|wieso|weshalb|wie|was|wo|wann|wer|welche|pourquoi|comment|que|qu'|qu’|où|quand|qui|quel/,
+  )}`,
+  `^(?:${/为什么|为何|怎么|如何|什么|哪|なぜ|どうして|何/.source})`,
+);
+const SECOND_PERSON = anyOf(
+  whole(/you|your|yours|вы|вам|вас|ваш|ваша|ваше|ваши|вашего|ты|тебе|тебя|твой|твоя|твоё|твои|usted|tú|te|ti|tu|prefieres|quieres|du|dich|dir|dein|deine|sie|ihnen|vous|toi|votre|ton|ta/),
+  /你|您|あなた/.source,
+);
 /** A question that sets up what follows rather than asking (`What if you need JSON? Pass --json.`). */
-const HYPOTHETICAL = /^(?:what if|what about|did you know|ever wondered|wondering)\b/iu;
+const HYPOTHETICAL = anyOf(`^${whole(/what if|what about|did you know|ever wondered|wondering/)}`);
 /** The sentence after a question answers it: the agent decided itself (`Should I go on? I will.`). */
-const ANSWERED = /^(?:yes|yeah|yep|yup|no|nope|nah|sure|of course|absolutely|definitely|certainly|indeed|not (?:really|yet|quite|at all)|i (?:will|would|won't|did|didn't|do|don't|can|can't|think|believe|guess|doubt|go|continue|proceed|start|keep)|i'll|i'd|i'm going|i am going|let me(?! know)|let's|we (?:will|won't|did|can|do)|we'll|because|since|turns out|it (?:does|doesn't|did|didn't)|(?:the |short )?answer|[a-z]+ing now|proceeding|continuing|going ahead|moving on|是的|是|对|不是|不|没有|会的|好的|当然|因为|我会|我将|让我|我们会|接下来我|はい|いいえ|もちろん|なぜなら|続けます|進めます|да|нет|конечно|потому что|я (?:продолжу|сделаю|начну|думаю)|давайте|sí|claro|por supuesto|porque|voy a|sigo|continúo|procedo|ja|nein|natürlich|klar|weil|ich werde|ich mache|oui|non|bien sûr|parce que|je vais|je continue|je commence)(?![\p{L}\p{N}])/iu;
+const ANSWERED = anyOf(
+  `^${whole(
+    /yes|yeah|yep|yup|no|nope|nah|sure|of course|absolutely|definitely|certainly|indeed|not really|not yet|not quite|not at all|i will|i would|i won't|i did|i didn't|i do|i don't|i can|i can't|i think|i believe|i guess|i doubt|i go|i continue|i proceed|i start|i keep|i'll|i'd|i'm going|i am going|let's|we will|we won't|we did|we can|we do|we'll|because|since|turns out|answer|the answer|short answer|proceeding|continuing|going ahead|moving on|да|нет|конечно|потому что|я продолжу|я сделаю|я начну|я думаю|давайте|sí|claro|por supuesto|porque|voy a|sigo|continúo|procedo|ja|nein|natürlich|klar|weil|ich werde|ich mache|oui|non|bien sûr|parce que|je vais|je continue|je commence/,
+  )}`,
+  `^let me${WORD_END}(?! know)`,
+  `^[a-z]+ing now${WORD_END}`,
+  `^(?:${/是的|是|对|不是|不|没有|会的|好的|当然|因为|我会|我将|让我|我们会|接下来我|はい|いいえ|もちろん|なぜなら|続けます|進めます/.source})`,
+);
 
 /** One sentence of the closing prose: its masked text (patterns), its own text (what is shown), where it stands. */
 interface Sentence {
@@ -670,7 +789,7 @@ function asksPerson(sentence: Sentence, next: Sentence | undefined): boolean {
     if (HYPOTHETICAL.test(text)) return false;
   }
   if (WH_OPENER.test(text)) return SECOND_PERSON.test(text);
-  return ADDRESSES.test(text) || ASKS_OPENER.test(text);
+  return ADDRESSES.test(text) || ASKS_OPENER.test(text) || POLITE.test(text);
 }
 
 /** Whether a sentence asks the person to act, to give something back, or says it waits for them. */
@@ -680,7 +799,7 @@ function requestsAct(sentence: Sentence, next: Sentence | undefined): boolean {
   if (REQUEST.test(text)) return true;
   if (AWAITS.test(text)) return !NEGATED.test(text);
   const imperative = IMPERATIVE.test(text.replace(LEAD_IN, ""));
-  if (sentence.turn === 2 && imperative) return true;
+  if (sentence.turn === 2 && (imperative || IMPERATIVE_VERB.test(text.replace(LEAD_IN, "")))) return true;
   if (sentence.turn === 1 && (PERSON_STEP.test(text.replace(LEAD_IN, "")) || (imperative && SLASH_COMMAND.test(sentence.text)))) return true;
   if (!imperative && !POLITE.test(text)) return TEST_REQUEST.test(text.replace(/[.!！。]+$/u, "")) && !sentence.listed;
   if (GIVE_BACK.test(text) || CONTINUES.test(text)) return true;
