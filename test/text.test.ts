@@ -299,7 +299,7 @@ test("footer: 'todo 2 of 5 open · continue 3' while tasks are open, with the ca
 });
 
 test("footer: paused, waiting and kill switch texts", () => {
-  assert.equal(footerText(memory({ paused: true }), LIST, DEFAULT_CONFIG, undefined), "todo loop paused");
+  assert.equal(footerText(memory({ paused: true }), LIST, DEFAULT_CONFIG, undefined), "todo loop paused · todo 2 of 5 open");
   assert.equal(footerText(memory({ waiting: { reason: "x", asked: true } }), LIST, DEFAULT_CONFIG, undefined), "todo loop: waiting for you · todo 2 of 5 open");
   assert.equal(footerText(memory({ paused: true }), LIST, DEFAULT_CONFIG, "/a/todo-loop-off"), "todo loop off");
 });
@@ -382,24 +382,24 @@ function rebuilt(key: string): Memory {
 
 test("footer after a stop names the stop instead of the running count: one short name per 0.3 stop kind", () => {
   const names: Record<StopKind, string> = {
-    clear: "stopped: list is clear",
-    "no-list": "stopped: no list",
-    limit: "stopped: limit",
-    idle: "stopped: no progress",
-    stuck: "stopped: no progress",
-    repeat: "stopped: same reply again",
+    clear: "todo loop stopped: list is clear",
+    "no-list": "todo loop stopped: no list",
+    limit: "todo loop stopped: limit",
+    idle: "todo loop stopped: without doing anything",
+    stuck: "todo loop stopped: without progress",
+    repeat: "todo loop stopped: the same reply",
     waiting: "todo loop: waiting for you",
     question: "todo loop: waiting for you",
-    "out-of-reach": "stopped: todo tool not active",
-    "out-of-date": "stopped: list out of date",
-    outcome: "stopped: error or Escape",
-    earlier: "from an earlier message",
-    "verify-failed": "stopped: check failed",
-    "verify-error": "stopped: check did not run",
+    "out-of-reach": "todo loop stopped: todo tool not active",
+    "out-of-date": "todo loop stopped: list out of date",
+    outcome: "todo loop stopped: error or Escape",
+    earlier: "todo loop: tasks from an earlier message",
+    "verify-failed": "todo loop stopped: check failed",
+    "verify-error": "todo loop stopped: check did not run",
   };
   for (const [kind, name] of Object.entries(names)) {
     const key = kind === "limit" ? "limit:maxRounds" : kind;
-    assert.equal(footerText(rebuilt(key), LIST, DEFAULT_CONFIG, undefined), `todo 2 of 5 open · ${name}`, kind);
+    assert.equal(footerText(rebuilt(key), LIST, DEFAULT_CONFIG, undefined), `${name} · todo 2 of 5 open`, kind);
   }
 });
 
@@ -428,7 +428,7 @@ test("footer after a continuation, a resume or a reset is the running count, wha
 test("footer for a new human message starts at continue 0 (a fresh memory keeps only the pause)", () => {
   assert.equal(footerText(freshMemory("u2"), LIST, DEFAULT_CONFIG, undefined), "todo 2 of 5 open · continue 0");
   assert.equal(footerText(freshMemory("u2"), LIST, { ...DEFAULT_CONFIG, maxRounds: 12 }, undefined), "todo 2 of 5 open · continue 0/12");
-  assert.equal(footerText(freshMemory("u2", true), LIST, DEFAULT_CONFIG, undefined), "todo loop paused");
+  assert.equal(footerText(freshMemory("u2", true), LIST, DEFAULT_CONFIG, undefined), "todo loop paused · todo 2 of 5 open");
 });
 
 test("footer: waiting always names the loop — todo loop: waiting for you — for a block and for a question", () => {

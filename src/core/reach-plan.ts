@@ -11,8 +11,13 @@ import type { ModeLike } from "./pi-shapes.ts";
 export interface StopFacts {
   /** `clear | no-list | limit | idle | stuck | repeat | waiting | question | out-of-reach | out-of-date | outcome | earlier | verify-failed | verify-error`. */
   readonly kind: string;
-  /** An `outcome` stop from an abort: in the TUI or over RPC the person just pressed Escape. */
+  /**
+   * A stop from an abort — an `outcome` stop, or a verification command stopped by Escape (0.4): in the
+   * TUI or over RPC the person just pressed Escape.
+   */
   readonly aborted: boolean;
+  /** A clear or emptied list whose verification command passed (0.4: an emptied list verified is done). */
+  readonly verified?: boolean;
 }
 
 export interface ReachConfig {
@@ -47,6 +52,7 @@ export function headless(mode: ModeLike | undefined): boolean {
  */
 export function needsPerson(stop: StopFacts, mode: ModeLike | undefined): boolean {
   if (stop.kind === "clear" || stop.kind === "earlier") return false;
+  if (stop.kind === "no-list" && stop.verified === true) return false;
   if (stop.aborted && !headless(mode)) return false;
   return true;
 }

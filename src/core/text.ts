@@ -354,27 +354,29 @@ function tasksLine(list: ListState, label: string | undefined): string {
   }
 }
 
-/** `of N` for a count brake, `(no limit)` when it is off. */
-function ofLimit(max: number | null): string {
-  return max === null ? "(no limit)" : `of ${max}`;
+/**
+ * A count and its cap: `2 of 5`, `2 (no limit)` when it is off, and never past the cap (SPEC §7): only
+ * `/todoloop continue` goes beyond one, so `2 (limit 1, at your request)`.
+ */
+function countOf(count: number, max: number | null): string {
+  if (max === null) return `${count} (no limit)`;
+  return count <= max ? `${count} of ${max}` : `${count} (limit ${max}, at your request)`;
 }
 
 /** The `/todoloop` report. */
 export function statusText(view: StatusView): string {
   const { memory, list, limits, spend } = view;
-  const cap = limits.maxRounds === null ? "(no limit)" : `of ${limits.maxRounds}`;
-  const idleCap = limits.maxIdleReplies === null ? "(no limit)" : `of ${limits.maxIdleReplies}`;
   const tokenLimit = limits.maxTokens === null ? "no limit" : `limit ${tokens(limits.maxTokens)}`;
   const costLimit = limits.maxCost === null ? "no limit" : `limit ${money(limits.maxCost)}`;
   const minuteLimit = limits.maxMinutes === null ? "no limit" : `limit ${limitDuration(limits.maxMinutes)}`;
   const spent = spend.minutes === undefined ? 0 : spend.minutes;
   const lines = [
     `todo loop: ${mode(view)}`,
-    `continuations for this message: ${memory.round} ${cap}`,
+    `continuations for this message: ${countOf(memory.round, limits.maxRounds)}`,
     `replies since the list last changed: ${memory.staleSettles}`,
-    `replies in a row without work: ${memory.settleRun} ${idleCap}`,
-    `replies without progress: ${memory.stuck} ${ofLimit(limits.maxStuckReplies)}`,
-    `the same reply in a row: ${memory.repeats} ${ofLimit(limits.maxRepeats)}`,
+    `replies in a row without doing anything: ${countOf(memory.settleRun, limits.maxIdleReplies)}`,
+    `replies in a row without progress: ${countOf(memory.stuck, limits.maxStuckReplies)}`,
+    `the same reply in a row: ${countOf(memory.repeats, limits.maxRepeats)}`,
     `tasks open: ${tasksLine(list, view.sourceLabel)}`,
     `spend since your message: ${tokens(spend.tokens)} tokens (${tokenLimit}), ${money(spend.cost)} (${costLimit}), ${duration(spent)} (${minuteLimit})`,
     `counting from: ${anchorLine(memory.anchor, view.anchorTime, view.anchorText)}`,
@@ -388,6 +390,9 @@ export function statusText(view: StatusView): string {
   return lines.join("\n");
 }
 
+/** The footer while a kill-switch file is present. */
+export const OFF_FOOTER = "todo loop off";
+
 /**
  * The one-line footer while tasks are open; undefined clears it. Never a bare `X/Y` (a todo tool shows
  * done/total), never a count past its cap, and after a stop it says so instead of looking as if the loop
@@ -395,30 +400,35 @@ export function statusText(view: StatusView): string {
  */
 export function footerText(memory: Memory, list: ListState, limits: Limits, killSwitch: string | undefined): string | undefined {
   if (list.kind !== "list" || list.open === 0) return undefined;
-  if (killSwitch) return "todo loop off";
-  if (memory.paused) return "todo loop paused";
+  if (killSwitch) return OFF_FOOTER;
   const open = `todo ${list.open} of ${list.total} open`;
-  if (memory.waiting !== undefined) return `${open} · ${FOOTER_STOPS.waiting}`;
+  // Not continuing: the state first and the counts after, so a narrow terminal keeps the state (0.4).
+  if (memory.paused) return `todo loop paused · ${open}`;
+  if (memory.waiting !== undefined) return `${FOOTER_STOPS.waiting} · ${open}`;
   const stopped = footerStop(memory);
-  return `${open} · ${stopped ?? roundText(memory.round, limits.maxRounds)}`;
+  return stopped === undefined ? `${open} · ${roundText(memory.round, limits.maxRounds)}` : `${stopped} · ${open}`;
 }
 
-/** The short name of each stop kind in the footer (SPEC §7, "After a stop"). */
+/**
+ * The short name of each stop kind in the footer (SPEC §7, "After a stop"), said first (0.4). Each brake
+ * has one name everywhere: the idle brake is "without doing anything", the stuck one "without progress",
+ * the repeat one "the same reply".
+ */
 const FOOTER_STOPS: Record<StopKind, string> = {
-  clear: "stopped: list is clear",
-  "no-list": "stopped: no list",
-  limit: "stopped: limit",
-  idle: "stopped: no progress",
-  stuck: "stopped: no progress",
-  repeat: "stopped: same reply again",
+  clear: "todo loop stopped: list is clear",
+  "no-list": "todo loop stopped: no list",
+  limit: "todo loop stopped: limit",
+  idle: "todo loop stopped: without doing anything",
+  stuck: "todo loop stopped: without progress",
+  repeat: "todo loop stopped: the same reply",
   waiting: "todo loop: waiting for you",
   question: "todo loop: waiting for you",
-  "out-of-reach": "stopped: todo tool not active",
-  "out-of-date": "stopped: list out of date",
-  outcome: "stopped: error or Escape",
-  earlier: "from an earlier message",
-  "verify-failed": "stopped: check failed",
-  "verify-error": "stopped: check did not run",
+  "out-of-reach": "todo loop stopped: todo tool not active",
+  "out-of-date": "todo loop stopped: list out of date",
+  outcome: "todo loop stopped: error or Escape",
+  earlier: "todo loop: tasks from an earlier message",
+  "verify-failed": "todo loop stopped: check failed",
+  "verify-error": "todo loop stopped: check did not run",
 };
 
 /**
@@ -429,7 +439,7 @@ const FOOTER_STOPS: Record<StopKind, string> = {
 function footerStop(memory: Memory): string | undefined {
   if (memory.pending !== undefined) return undefined;
   const { last } = memory;
-  if (last.kind === "outcome") return last.outcome === "aborted" ? "stopped: by you (Escape)" : "stopped: error";
+  if (last.kind === "outcome") return last.outcome === "aborted" ? "todo loop stopped: by you (Escape)" : "todo loop stopped: error";
   const kind = stopKind(last);
   if (kind !== undefined) return FOOTER_STOPS[kind];
   if (last.kind !== "none") return undefined;

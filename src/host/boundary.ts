@@ -17,7 +17,7 @@ import type { CallKind } from "../core/types.ts";
 import { isRecord } from "../core/record.ts";
 import { openCount, STOP_TYPE, vanishedTasks } from "../state.ts";
 import type { Snapshot } from "../state.ts";
-import { describeNotice, describeReason, sanitize } from "../core/text.ts";
+import { describeNotice, describeReason, OFF_FOOTER, sanitize } from "../core/text.ts";
 import { registerVerifyShutdown, verifyAtSettle } from "./verify-boundary.ts";
 import { readProjectVerify } from "./verify-setup.ts";
 import { projectFile } from "../io/approvals.ts";
@@ -29,6 +29,24 @@ const QUESTION_CHARS = 200;
 export function registerBoundaries(runtime: Runtime): void {
   const { pi } = runtime;
 
+  /**
+   * The kill switch in force now, with the footer following it at once (SPEC §8: creating or removing
+   * the file takes effect at the next hook call): `todo loop off` over a footer that showed tasks, and
+   * the loop's own footer back as soon as the file is gone.
+   */
+  function switchNow(ctx: ContextLike): string | undefined {
+    const off = killSwitch(ctx.cwd);
+    if (!ctx.hasUI) return off;
+    const session = runtime.sessionOf(ctx);
+    if (off !== undefined) {
+      if (session.footer !== undefined) runtime.showFooter(ctx, session, OFF_FOOTER);
+    } else if (session.footer === OFF_FOOTER) {
+      const facts = runtime.gather(ctx);
+      runtime.showFooter(ctx, session, runtime.footerFor(facts, facts.memory));
+    }
+    return off;
+  }
+
   /** The user file's problems and the project file's (its ignored keys, a FIFO, …), each announced once per set (SPEC §8). */
   function announceProblems(ctx: ContextLike, userProblems: readonly string[]): void {
     runtime.reach.problems(ctx, configPath(), userProblems);
@@ -39,11 +57,7 @@ export function registerBoundaries(runtime: Runtime): void {
   }
 
   async function onTurnEnd(event: TurnEndEventLike, ctx: ContextLike): Promise<TurnEndResultLike | undefined> {
-    if (killSwitch(ctx.cwd)) {
-      const session = runtime.sessionOf(ctx);
-      if (session.footer !== undefined) runtime.showFooter(ctx, session, "todo loop off");
-      return undefined;
-    }
+    if (switchNow(ctx)) return undefined;
     if (!isRecord(event) || !Array.isArray(event.toolResults)) return undefined;
     // Without readable proposals and context there is no telling whether a human message is queued or
     // another handler already continued, nor a way to keep its entries: when unsure, do nothing.
@@ -79,7 +93,7 @@ export function registerBoundaries(runtime: Runtime): void {
   }
 
   async function onSettled(ctx: ContextLike): Promise<void> {
-    if (killSwitch(ctx.cwd)) return;
+    if (switchNow(ctx)) return;
     const session = runtime.sessionOf(ctx);
     const { config } = loadConfig(configPath());
     // A run that ended on no stop still reaches the exit status (print/JSON: the last run decides).
@@ -153,7 +167,7 @@ export function registerBoundaries(runtime: Runtime): void {
 
   pi.on("message_start", async (event, ctx) => {
     try {
-      if (isRecord(event) && isRecord(event.message) && event.message.role === "user" && !killSwitch(ctx.cwd)) onHumanMessage(ctx);
+      if (isRecord(event) && isRecord(event.message) && event.message.role === "user" && !switchNow(ctx)) onHumanMessage(ctx);
     } catch (error) {
       runtime.failed(ctx, "message_start", error);
     }
@@ -169,7 +183,7 @@ export function registerBoundaries(runtime: Runtime): void {
 
   pi.on("context", async (event, ctx) => {
     try {
-      if (killSwitch(ctx.cwd)) return undefined;
+      if (switchNow(ctx)) return undefined;
       const messages = isRecord(event) ? event.messages : undefined;
       if (!Array.isArray(messages)) return undefined;
       const kept = filterMarkers(messages);

@@ -9,7 +9,7 @@ import type { Config } from "../core/types.ts";
 import { align } from "../loop.ts";
 import type { BranchFacts, ListState, MarkerDraft, Memory, ToolFacts } from "../core/types.ts";
 import type { ContextLike, CustomMessageLike, NotifyType, PiLike } from "../core/pi-shapes.ts";
-import { parseTasksFile, TODO_TOOL_NAMES } from "../sources/index.ts";
+import { parseTasksFile, sourceOf, TODO_TOOL_NAMES } from "../sources/index.ts";
 import { readTasksFile } from "../io/tasks-file.ts";
 import { createBranchReader, listState, MARKER_TYPE, sessionPaused } from "../state.ts";
 import type { BranchReader, Snapshot } from "../state.ts";
@@ -64,6 +64,9 @@ export interface Runtime {
   /** Reads the session's pause from every control record of the session file (`getEntries()` copies them all). */
   readControls(ctx: ContextLike, session: SessionState): void;
 }
+
+/** The tools of the one source that keeps its list in a file of the project (@tintinweb/pi-tasks). */
+const TASKS_FILE_TOOLS: ReadonlySet<string> = new Set(sourceOf("tintinweb-pi-tasks")?.toolNames ?? []);
 
 /** Sessions one process keeps state for (a delegated child session runs its own loop). */
 const MAX_SESSIONS = 16;
@@ -156,8 +159,11 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
    * A list kept in a file rather than on the branch (@tintinweb/pi-tasks), read when the branch holds
    * none. The file is not branch-aware: it is the tool's list for this session and directory now.
    */
-  function withFileList(snapshot: Snapshot, ctx: ContextLike): Snapshot {
+  function withFileList(snapshot: Snapshot, ctx: ContextLike, active: readonly string[]): Snapshot {
     if (snapshot.list || snapshot.outOfDate) return snapshot;
+    // A repository's leftover task file is not this session's list: it is read only while the tool that
+    // keeps it is active (SPEC §9, 0.4), which also keeps its config files unopened otherwise.
+    if (!active.some((name) => TASKS_FILE_TOOLS.has(name))) return snapshot;
     const found = readTasksFile({ cwd: ctx.cwd, agentDir: agentDir(), sessionId: sessionId(ctx), env: process.env }, parseTasksFile);
     if (!found) return snapshot;
     if (found.list === "unreadable") return { ...snapshot, outOfDate: "unreadable" };
@@ -171,8 +177,8 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
     const loaded = loadConfig(configPath());
     const session = sessionOf(ctx);
     const read = session.reader.read(ctx.sessionManager);
-    const snapshot = withFileList(read.snapshot, ctx);
     const toolFacts = tools();
+    const snapshot = withFileList(read.snapshot, ctx, toolFacts.active);
     const switched = read.change === "switched";
     const fromBranch = branchFacts(snapshot);
     // The pause belongs to the session: its control records anywhere in the file decide, once read.

@@ -152,7 +152,9 @@ export const processIo: ReachIo = {
 
 function stopFacts(reason: Reason): StopFacts | undefined {
   const kind = stopKind(reason);
-  return kind === undefined ? undefined : { kind, aborted: reason.kind === "outcome" && reason.outcome === "aborted" };
+  if (kind === undefined) return undefined;
+  const aborted = (reason.kind === "outcome" && reason.outcome === "aborted") || (reason.kind === "verify-error" && reason.why === "aborted");
+  return { kind, aborted, verified: reason.kind === "verified" };
 }
 
 function sessionOf(ctx: ContextLike): { sessionId: string; sessionFile: string | null } {

@@ -82,7 +82,7 @@ test("a settle whose reply ends with a question to the human: no continuation, t
     assert.deepEqual(markerDetails(entries), [], "no marker");
     assert.deepEqual(stopData(entries), [{ v: 1, kind: "question", reason: waiting, round: 0, open: 2, anchor }]);
     assert.deepEqual(loopNotifies(rpc.notifies), [{ message: `todo loop ${waiting}`, notifyType: "warning" }]);
-    assert.equal(footers(rpc.statuses).at(-1), "todo 2 of 2 open · todo loop: waiting for you");
+    assert.equal(footers(rpc.statuses).at(-1), "todo loop: waiting for you · todo 2 of 2 open");
     const report = (await rpc.command("status"))[0]?.message ?? "";
     assert.match(report, /^todo loop: waiting$/m);
     assert.ok(report.split("\n").includes(waiting), report);
@@ -142,7 +142,7 @@ test("three settles in a row without a tool call: two continuations (the nudge, 
   assert.deepEqual(stopData(run.entries), [{ v: 1, kind: "idle", reason, round: 2, open: 2, anchor }]);
   assert.deepEqual(run.notifies, [{ message: `todo loop ${reason}`, notifyType: "warning" }]);
   assert.match(run.status, /^todo loop: stopped$/m);
-  assert.match(run.status, /^replies in a row without work: 3 of 3$/m);
+  assert.match(run.status, /^replies in a row without doing anything: 3 of 3$/m);
   assert.ok(run.status.split("\n").includes(`last: ${reason}`), run.status);
 });
 

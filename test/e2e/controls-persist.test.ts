@@ -80,16 +80,16 @@ test("a pause survives /reload and a restart with -c: no continuation under late
   await withRestarts(t.signal, { script: first }, async (box, rpc, restart) => {
     assert.deepEqual(await rpc.command("pause"), [{ message: "todo loop: paused by user", notifyType: "info" }]);
     await rpc.prompt("Do the work");
-    assert.deepEqual(footers(rpc.statuses).at(-1), "todo loop paused");
+    assert.deepEqual(footers(rpc.statuses).at(-1), "todo loop paused · todo 2 of 2 open");
 
     await reload(box, rpc, afterReload);
     const reloadedFooter = footers(rpc.statuses).at(-1);
     assert.match(await status(rpc), /^todo loop: PAUSED$/m);
-    assert.equal(reloadedFooter, "todo loop paused", "session_start (reload) shows the footer again");
+    assert.equal(reloadedFooter, "todo loop paused · todo 2 of 2 open", "session_start (reload) shows the footer again");
     await rpc.prompt("Go on");
 
     const second = await restart(afterRestart);
-    assert.deepEqual(footers(second.statuses), ["todo loop paused"], "the footer right after -c, before any prompt");
+    assert.deepEqual(footers(second.statuses), ["todo loop paused · todo 2 of 2 open"], "the footer right after -c, before any prompt");
     const report = await status(second);
     assert.match(report, /^todo loop: PAUSED$/m);
     assert.match(report, /^tasks open: 2 of 2 \(rpiv-todo\)$/m);
@@ -118,7 +118,7 @@ test("a reset survives /reload and a restart with -c: the rounds rebuilt from th
     await reload(box, rpc, []);
     let report = await status(rpc);
     assert.match(report, /^continuations for this message: 0 of 1$/m, "not rebuilt from the marker: the reset came after it");
-    assert.match(report, /^replies in a row without work: 0 of 3$/m);
+    assert.match(report, /^replies in a row without doing anything: 0 of 3$/m);
 
     const second = await restart(afterRestart);
     assert.deepEqual(footers(second.statuses), ["todo 2 of 2 open · continue 0/1"], "the footer right after -c, before any prompt");

@@ -200,7 +200,7 @@ test("RPC footer: setStatus(\"todo-loop\") shows the open count and continuation
     assert.ok(rpc.statuses.length > 0);
     assert.ok(rpc.statuses.every((status) => status.key === "todo-loop"), "one status key");
     const texts = rpc.statuses.map((status) => status.text);
-    const milestones = ["todo 2 of 3 open · continue 1", "todo loop paused", "todo 2 of 3 open · todo loop: waiting for you", undefined];
+    const milestones = ["todo 2 of 3 open · continue 1", "todo loop paused · todo 2 of 3 open", "todo loop: waiting for you · todo 2 of 3 open", undefined];
     let from = 0;
     for (const milestone of milestones) {
       const at = texts.indexOf(milestone, from);
@@ -211,7 +211,7 @@ test("RPC footer: setStatus(\"todo-loop\") shows the open count and continuation
     assert.equal(texts.at(-1), undefined, "cleared when the list has no open task");
     const raw = rpc.events.filter((event) => event.type === "extension_ui_request" && event.method === "setStatus");
     assert.ok(!("statusText" in (raw.at(-1) ?? {})), "pi sends a clear as a setStatus record without statusText");
-    assert.ok(texts.every((text) => text === undefined || /^(todo \d+ of \d+ open · (continue \d+|todo loop: waiting for you|stopped: [a-z ()]+)|todo loop paused)$/.test(text)), JSON.stringify(texts));
+    assert.ok(texts.every((text) => text === undefined || /^(todo \d+ of \d+ open · continue \d+|(todo loop: waiting for you|todo loop stopped: [a-z ()]+|todo loop paused) · todo \d+ of \d+ open)$/.test(text)), JSON.stringify(texts));
     assert.ok(texts.every((text) => text === undefined || !/\d+\/\d+/.test(text)), "never a bare X/Y next to the todo tool's own done/total");
   });
 });

@@ -45,7 +45,7 @@ test("RPC footer after an idle stop names it, and a new human message shows cont
     assert.deepEqual(stopData(sessionEntries(box)).map((stop) => stop.kind), ["idle"]);
     const afterStop = footers(rpc.statuses);
     t.diagnostic(`footers up to the idle stop: ${JSON.stringify(afterStop)}`);
-    assert.equal(afterStop.at(-1), "todo 2 of 2 open · stopped: no progress", "the footer names the stop once the run ended");
+    assert.equal(afterStop.at(-1), "todo loop stopped: without doing anything · todo 2 of 2 open", "the footer names the stop once the run ended");
     assert.ok(afterStop.includes("todo 2 of 2 open · continue 2"), "the running count before it");
 
     const seen = rpc.statuses.length;
@@ -67,7 +67,7 @@ test("RPC footer after a limit stop names it; /todoloop continue past the cap re
   await withRpc(t.signal, { script, config: { maxRounds: 1 } }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     assert.deepEqual(stopData(sessionEntries(box)).map((stop) => stop.kind), ["limit"]);
-    assert.equal(footers(rpc.statuses).at(-1), "todo 2 of 2 open · stopped: limit");
+    assert.equal(footers(rpc.statuses).at(-1), "todo loop stopped: limit · todo 2 of 2 open");
     await rpc.command("continue");
     await rpc.waitSettled();
     const all = footers(rpc.statuses);
@@ -107,7 +107,7 @@ test("todo_loop_block with a reason ending in a full stop: the result the model 
     t.diagnostic(text);
     assert.match(text, /Reason: Which database should I migrate\. End your reply now/);
     assert.doesNotMatch(text, /\.\./);
-    assert.equal(footers(rpc.statuses).at(-1), "todo 2 of 2 open · todo loop: waiting for you");
+    assert.equal(footers(rpc.statuses).at(-1), "todo loop: waiting for you · todo 2 of 2 open");
     checkInvariants(box, { script, taskTexts: TASKS });
   });
 });

@@ -43,7 +43,7 @@ async function assertWaits(t: { signal: AbortSignal; diagnostic(message: string)
     assert.deepEqual(markers.map((details) => details.round), before.map((_, index) => index + 1), "no marker after the question");
     assert.deepEqual(stopData(entries), [{ v: 1, kind: "question", reason: waiting, round: before.length, open: 2, anchor }]);
     assert.deepEqual(loopNotifies(rpc.notifies), [{ message: `todo loop ${waiting}`, notifyType: "warning" }]);
-    assert.equal(footers(rpc.statuses).at(-1), "todo 2 of 2 open · todo loop: waiting for you");
+    assert.equal(footers(rpc.statuses).at(-1), "todo loop: waiting for you · todo 2 of 2 open");
     // The person answers: the wait ends and the loop carries the run to the end of the list.
     await rpc.prompt("Yes, go on.");
     const after = await rpc.getEntries();

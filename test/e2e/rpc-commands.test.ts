@@ -40,7 +40,7 @@ test("/todoloop pause stops continuations until /todoloop resume; status shows P
     line(paused?.message, /^tasks open: 2 of 2 \(rpiv-todo\)$/m);
     line(paused?.message, /^continuations for this message: 0 \(no limit\)$/m);
     line(paused?.message, /^last: paused by user$/m);
-    assert.ok(rpc.statuses.some((status) => status.text === "todo loop paused"), "the footer says paused");
+    assert.ok(rpc.statuses.some((status) => status.text === "todo loop paused · todo 2 of 2 open"), "the footer says paused");
 
     assert.deepEqual(await rpc.command("resume"), [{ message: "todo loop: resumed: the loop goes on when the agent next stops; /todoloop continue starts it now", notifyType: "info" }]);
     const [resumed] = await rpc.command("status");

@@ -84,11 +84,11 @@ test("the footer follows /tree: a branch with no list clears it (session_tree), 
     await rpc.prompt("Do the work");
     const entries = await rpc.getEntries();
     const shown = lastFooter(rpc);
-    assert.match(shown ?? "", /^todo 2 of 2 open/, `the footer names the open tasks: ${shown}`);
+    assert.match(shown ?? "", /todo 2 of 2 open\b/, `the footer names the open tasks: ${shown}`);
     await navigate(rpc, entryWith(entries, "Hello.")?.id);
     assert.equal(lastFooter(rpc), undefined, "no list on this branch: the footer is cleared");
     await navigate(rpc, entries.at(-1)?.id);
-    assert.match(lastFooter(rpc) ?? "", /^todo 2 of 2 open/, "back on the list");
+    assert.match(lastFooter(rpc) ?? "", /todo 2 of 2 open\b/, "back on the list");
     checkInvariants(box, { script, taskTexts: TASKS });
     console.log(`footers: ${JSON.stringify(footers(rpc.statuses))}`);
   });
@@ -98,7 +98,7 @@ test("the footer follows /new in RPC: the new session clears the footer the earl
   const script: ScriptStep[] = [plan, say("Stop one."), say("Stop two.")];
   await withRpc(t.signal, { script, config: { maxRounds: 1 } }, async (box, rpc) => {
     await rpc.prompt("Do the work");
-    assert.match(lastFooter(rpc) ?? "", /^todo 2 of 2 open/);
+    assert.match(lastFooter(rpc) ?? "", /todo 2 of 2 open\b/);
     const before = rpc.statuses.length;
     const client = rpc.client as unknown as { newSession(): Promise<unknown> };
     await client.newSession();
@@ -115,14 +115,14 @@ test("the pause belongs to the session: /tree back to before a pause keeps it pa
   await withRpc(t.signal, { script, config: { maxRounds: 1 } }, async (box, rpc) => {
     await rpc.prompt("Do the work");
     await rpc.command("pause");
-    assert.equal(lastFooter(rpc), "todo loop paused");
+    assert.equal(lastFooter(rpc), "todo loop paused · todo 2 of 2 open");
     const entries = await rpc.getEntries();
     const result = entries.find((entry) => entry.message?.role === "toolResult");
     await navigate(rpc, result?.id);
     const report = await status(rpc);
     assert.match(report, /^todo loop: PAUSED$/m, report);
     assert.match(report, /^continuations for this message: 0 of 1$/m, "this branch spent no continuation");
-    assert.equal(lastFooter(rpc), "todo loop paused");
+    assert.equal(lastFooter(rpc), "todo loop paused · todo 1 of 1 open");
 
     await rpc.prompt("Go on");
     const after = await rpc.getEntries();

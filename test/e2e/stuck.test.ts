@@ -111,7 +111,7 @@ test("the list created in reply 1, replies 2–6 only re-read it: the 6th settle
   assert.deepEqual(stopData(run.entries), [{ v: 1, kind: "stuck", reason: STUCK, round: 5, open: 2, anchor }]);
   assert.deepEqual(run.notifies, [{ message: `todo loop ${STUCK}`, notifyType: "warning" }]);
   assert.match(run.status, /^todo loop: stopped$/m);
-  assert.match(run.status, /^replies without progress: 5 of 5$/m);
+  assert.match(run.status, /^replies in a row without progress: 5 of 5$/m);
   assert.match(run.status, /^the same reply in a row: 1 of 3$/m);
   assert.ok(run.status.split("\n").includes(`last: ${STUCK}`), run.status);
 });
@@ -179,7 +179,7 @@ test("the same reply three times in a row (the same failing command, the same wo
   assert.deepEqual(stopData(run.entries), [{ v: 1, kind: "repeat", reason: REPEAT, round: 3, open: 2, anchor }]);
   assert.deepEqual(run.notifies, [{ message: `todo loop ${REPEAT}`, notifyType: "warning" }]);
   assert.match(run.status, /^the same reply in a row: 3 of 3$/m);
-  assert.match(run.status, /^replies without progress: 0 of 5$/m);
+  assert.match(run.status, /^replies in a row without progress: 0 of 5$/m);
 });
 
 test("maxStuckReplies: 0 turns the no-progress brake off: seven replies that only re-read keep being continued until the list is clear", { timeout }, async (t) => {
@@ -191,7 +191,7 @@ test("maxStuckReplies: 0 turns the no-progress brake off: seven replies that onl
   assert.ok(markerDetails(run.entries).every((details) => !details.hint), "no hint either: the brake is off and every reply had a tool call");
   assert.deepEqual(stopData(run.entries).map((stop) => stop.kind), ["clear"]);
   assert.deepEqual(run.notifies, [CLEAR]);
-  assert.match(run.status, /^replies without progress: 7 \(no limit\)$/m, "a clear list stops before the reply is counted");
+  assert.match(run.status, /^replies in a row without progress: 7 \(no limit\)$/m, "a clear list stops before the reply is counted");
 });
 
 test("maxRepeats: null turns the same-reply brake off: four identical replies keep being continued until the list is clear", { timeout }, async (t) => {
@@ -224,7 +224,7 @@ test("a /reload in the middle keeps the counts: two replies without progress bef
 
     await reload(box, rpc, second);
     const report = (await rpc.command("status"))[0]?.message ?? "";
-    assert.match(report, /^replies without progress: 2 of 5$/m, "rebuilt from the newest marker");
+    assert.match(report, /^replies in a row without progress: 2 of 5$/m, "rebuilt from the newest marker");
     const before = rpc.notifies.length;
     await rpc.command("continue");
     await rpc.waitSettled();

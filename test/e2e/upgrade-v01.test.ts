@@ -96,7 +96,7 @@ test("0.2 resumes a 0.1 session with -c: the rounds are rebuilt from 0.1 markers
     try {
       await until("the footer after -c", () => footers(rpc.statuses).length > 0);
       // The 0.1 session's newest stop (an error, recorded by its wording) is named; the round is rebuilt below.
-      assert.deepEqual(footers(rpc.statuses), ["todo 2 of 2 open · stopped: error or Escape"], "from session_start, the stop read from the 0.1 record");
+      assert.deepEqual(footers(rpc.statuses), ["todo loop stopped: error or Escape · todo 2 of 2 open"], "from session_start, the stop read from the 0.1 record");
       let report = await status(rpc);
       assert.match(report, /^continuations for this message: 1 of 1$/m);
       assert.match(report, /^tasks open: 2 of 2 \(rpiv-todo\)$/m);

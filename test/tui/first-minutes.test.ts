@@ -36,7 +36,7 @@ test("after an idle stop the footer names it (stopped: no progress); /todoloop p
     const idle = await terminal.waitFor((screen) => footerOf(screen).includes("stopped: no progress"), 30_000, "the footer after the idle stop");
     const idleFooter = footerOf(idle);
     console.log(`footer after the idle stop: ${idleFooter}`);
-    assert.ok(idleFooter.includes("todo 2 of 2 open · stopped: no progress"), idleFooter);
+    assert.ok(idleFooter.includes("todo loop stopped: without doing anything · todo 2 of 2 open"), idleFooter);
     assert.doesNotMatch(idleFooter, /continue \d/, "not the running count");
 
     // `/todoloop pause` typed in full, then ONE Enter: it runs (no completion list to accept first).
@@ -73,7 +73,7 @@ test("after a limit stop the footer names it (stopped: limit), and /todoloop con
     const limit = await terminal.waitFor((screen) => footerOf(screen).includes("stopped: limit"), 30_000, "the footer after the limit stop");
     const limitFooter = footerOf(limit);
     console.log(`footer after the limit stop: ${limitFooter}`);
-    assert.ok(limitFooter.includes("todo 2 of 2 open · stopped: limit"), limitFooter);
+    assert.ok(limitFooter.includes("todo loop stopped: limit · todo 2 of 2 open"), limitFooter);
     assert.ok(countRows(limit, "■ todo loop stopped: 1 continuation used, 2 tasks still open") === 1, "the stop line");
     submit(terminal, "/todoloop continue");
     const past = await terminal.waitFor(/continue 2 \(limit 1, at your request\)/, 15_000, "the continuation past the cap");

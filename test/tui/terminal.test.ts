@@ -40,8 +40,8 @@ const CONTINUATIONS = [
 const CLEAR = "■ todo loop stopped: list is clear";
 const ERROR = "■ todo loop stopped: turn outcome was error";
 /** After the error stop the footer names the stop, not the running count; resumed with -c, from the stop record's kind. */
-const FOOTER = "todo 1 of 3 open · stopped: error";
-const RESUMED_FOOTER = "todo 1 of 3 open · stopped: error or Escape";
+const FOOTER = "todo loop stopped: error · todo 1 of 3 open";
+const RESUMED_FOOTER = "todo loop stopped: error or Escape · todo 1 of 3 open";
 const SUBCOMMANDS = ["pause", "resume", "reset", "continue", "status"];
 
 interface Captures {
@@ -111,7 +111,7 @@ function completionRow(screen: string, word: string): string | undefined {
   return screen.split("\n").map((row) => row.replace(/^\s*→?\s*/, "")).find((row) => new RegExp(`^${word}\\s{2,}\\S`).test(row));
 }
 
-test("while a task is open the footer names what it counts — after the error stop: todo 1 of 3 open · stopped: error — never a bare X/Y", () => {
+test("while a task is open the footer names what it counts — after the error stop: todo loop stopped: error · todo 1 of 3 open — never a bare X/Y", () => {
   const { open } = screens();
   const footer = statusRow(open);
   assert.ok(footer.includes(FOOTER), `footer: ${footer}`);
