@@ -6,6 +6,8 @@
 import { readRegularFile } from "./io/files.ts";
 import { configPath } from "./io/paths.ts";
 import type { Config, ConfigResult, EarlierTasks, Limits, NotifySetting, VerifyEntry } from "./core/types.ts";
+import { CHILDREN_SETTINGS } from "./core/child.ts";
+import type { ChildrenSetting } from "./core/child.ts";
 
 const EARLIER_TASKS: readonly EarlierTasks[] = ["ask", "continue"];
 
@@ -31,6 +33,7 @@ export const DEFAULT_CONFIG: Config = {
   exitCode: null,
   earlierTasks: "ask",
   verify: [],
+  children: "quiet",
 };
 
 export const CEILINGS: Limits = { maxRounds: 1000, maxTokens: 1_000_000_000, maxCost: 10_000, maxMinutes: 10_080, maxIdleReplies: 100, maxStuckReplies: 100, maxRepeats: 100 };
@@ -41,7 +44,7 @@ const LIMIT_KEYS: readonly LimitKey[] = ["maxRounds", "maxTokens", "maxCost", "m
 const FLAG_KEYS: readonly FlagKey[] = ["stopOnQuestion", "transcript"];
 type ReachKey = "notify" | "notifyCommand" | "exitCode";
 const REACH_KEYS: readonly ReachKey[] = ["notify", "notifyCommand", "exitCode"];
-const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, ...REACH_KEYS, "earlierTasks", "verify"];
+const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, ...REACH_KEYS, "earlierTasks", "verify", "children"];
 /** Keys whose value may be a fraction; the others are whole counts, rounded down. */
 const FRACTIONAL: ReadonlySet<LimitKey> = new Set(["maxCost", "maxMinutes"]);
 
@@ -142,6 +145,14 @@ function parseEarlierTasks(value: unknown, problems: string[]): EarlierTasks {
   return fallback;
 }
 
+/** `children` (SPEC §4.18): "quiet", "off" or "full"; anything else is a problem and the default applies. */
+function parseChildren(value: unknown, problems: string[]): ChildrenSetting {
+  if (typeof value === "string" && (CHILDREN_SETTINGS as readonly string[]).includes(value)) return value as ChildrenSetting;
+  const fallback = DEFAULT_CONFIG.children;
+  problems.push(`children must be "quiet", "off" or "full" (got ${describe(value)}); using "${fallback}"`);
+  return fallback;
+}
+
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -164,6 +175,7 @@ export function parseConfig(raw: unknown): ConfigResult {
     else if (isReachKey(key)) parseReachKey(config, key, record[key], problems);
     else if (key === "earlierTasks") config.earlierTasks = parseEarlierTasks(record[key], problems);
     else if (key === "verify") config.verify = parseVerify(record[key], problems, true);
+    else if (key === "children") config.children = parseChildren(record[key], problems);
     else problems.push(`unknown key ${JSON.stringify(key.slice(0, 40))} ignored (known: ${KEYS.join(", ")})`);
   }
   return { config, problems };

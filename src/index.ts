@@ -13,6 +13,7 @@ import { registerKeptConsent } from "./host/kept-consent.ts";
 import type { PiLike } from "./core/pi-shapes.ts";
 import { registerRenderers } from "./host/render.ts";
 import { createRuntime } from "./host/runtime.ts";
+import { registerSessionFacts } from "./host/session-facts.ts";
 import { processIo } from "./io/notify.ts";
 import type { ReachIo } from "./io/notify.ts";
 
@@ -22,6 +23,7 @@ import type { ReachIo } from "./io/notify.ts";
  */
 export default function todoLoop(pi: PiLike, io: ReachIo = processIo): void {
   const runtime = createRuntime(pi, io);
+  registerSessionFacts(runtime);
   registerBoundaries(runtime);
   registerKeptConsent(runtime);
   registerBlockTool(runtime);

@@ -263,6 +263,10 @@ export function decide(input: DecideInput): Decision {
     return noop(memory, emptied ? [emptied] : []);
   }
 
+  // Another workflow (a goal, a plan) drives the session (SPEC §4.19): no continuation, no round, no stop
+  // to record or announce, no brake counting its replies; `last` says who drives.
+  if (input.otherWorkflow === true) return noop({ ...memory, last: { kind: "other-workflow" } });
+
   if (turn.outcome !== "completed") {
     const reason: Reason = { kind: "outcome", outcome: turn.outcome };
     return open > 0 ? stopWith(memory, reason, open, "warning") : noop({ ...memory, last: reason });

@@ -242,6 +242,43 @@ export interface FakePi extends PiLike {
   fireSessionShutdown(event: unknown, ctx: ContextLike): Promise<void>;
   tool(name: string): RecordedTool;
   command(name: string): CommandOptionsLike;
+  /** pi's event bus in miniature (also `events` until a test replaces that): listeners run synchronously in `emit`. */
+  readonly bus: FakeEventBus;
+}
+
+export interface FakeEventBus {
+  emit(channel: string, data: unknown): void;
+  on(channel: string, handler: (data: unknown) => void): () => void;
+  /** Every `emit(channel, data)`, in order. */
+  readonly emitted: { readonly channel: string; readonly data: unknown }[];
+}
+
+/** A bus like pi's `createEventBus()`: listeners run in the emit, in the order they were added; errors stay theirs. */
+export function createEventBus(): FakeEventBus {
+  const listeners = new Map<string, Array<(data: unknown) => void>>();
+  const emitted: { channel: string; data: unknown }[] = [];
+  return {
+    emitted,
+    emit(channel, data) {
+      emitted.push({ channel, data });
+      for (const handler of [...(listeners.get(channel) ?? [])]) {
+        try {
+          handler(data);
+        } catch {
+          // pi's bus reports a listener's error and goes on.
+        }
+      }
+    },
+    on(channel, handler) {
+      const list = listeners.get(channel) ?? [];
+      list.push(handler);
+      listeners.set(channel, list);
+      return () => {
+        const index = list.indexOf(handler);
+        if (index >= 0) list.splice(index, 1);
+      };
+    },
+  };
 }
 
 type OnArgs =
@@ -277,6 +314,7 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
   const entryRenderers = new Map<string, EntryRendererLike>();
   const active = options.activeTools ?? ["read", "bash", "todo"];
   const now = options.now ?? (() => new Date().toISOString());
+  const bus = createEventBus();
 
   const pi: FakePi = {
     turnEndHandlers,
@@ -294,6 +332,8 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
     activeTools: [...active],
     allTools: options.allTools ?? active.map((name) => ({ name, exposure: "direct" })),
     session: options.session,
+    bus,
+    events: bus,
     on(...args: OnArgs) {
       switch (args[0]) {
         case "turn_end":

@@ -464,8 +464,10 @@ test("wiring: agent_settled emits todo-loop:stop with the payload for an announc
     for (const draft of result?.entries ?? []) if (builders.isEntry(draft)) session.append(draft);
   }
   await pi.fireAgentSettled({ type: "agent_settled", aborted: false }, ctx);
-  assert.equal(emitted.length, 1);
-  const { channel, data } = emitted[0] as { channel: string; data: StopPayload };
+  // The settles' workflow:mutex:v1 probes share the bus; the stop is the one event on its own channel.
+  const stops = emitted.filter((item) => (item as { channel: string }).channel !== "workflow:mutex:v1");
+  assert.equal(stops.length, 1);
+  const { channel, data } = stops[0] as { channel: string; data: StopPayload };
   assert.equal(channel, "todo-loop:stop");
   assert.deepEqual({ ...data, cwd: "" }, {
     v: 1, kind: "idle", reason: "stopped: the agent stopped 3 times in a row without doing anything", detail: null,

@@ -230,5 +230,7 @@ export interface PiLike {
 /** The part of pi's `EventBus` the loop uses. */
 export interface EventBusLike {
   emit(channel: string, data: unknown): void;
+  /** Listens on `channel` (pi runs listeners synchronously, in the emit); returns the unsubscribe. */
+  on?(channel: string, handler: (data: unknown) => void): () => void;
 }
 

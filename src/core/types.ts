@@ -5,6 +5,7 @@
  */
 import type { TurnOutcome } from "./pi-shapes.ts";
 import type { ReplyFacts } from "./reply.ts";
+import type { ChildrenSetting } from "./child.ts";
 export type NoListWhy = "no-tool" | "unused" | "unreadable" | "emptied";
 /** Why the list is out of date: a change made through a codemode script, or one in a shape not read. */
 export type StaleWhy = "codemode" | "unreadable";
@@ -42,6 +43,8 @@ export type Reason =
   | { readonly kind: "cannot-continue"; readonly why: "nothing-open" | "kill-switch" | "out-of-date" }
   | { readonly kind: "queued" }
   | { readonly kind: "other-extension" }
+  /** Another workflow (a goal or a plan) holds `workflow:mutex:v1` for this session (SPEC §4.19). */
+  | { readonly kind: "other-workflow" }
   /** Tasks open from an earlier message, not yet this message's (SPEC §4.15); `list` keys the list state. */
   | { readonly kind: "earlier"; readonly open: number; readonly list: string }
   /** That many replies in a row made no progress (SPEC §4.10, busy but stuck). */
@@ -244,6 +247,8 @@ export interface DecideInput {
   readonly tools: ToolFacts;
   /** Config `earlierTasks` (SPEC §4.15). */
   readonly earlierTasks: EarlierMode;
+  /** Another workflow holds `workflow:mutex:v1` for this session: the loop stands aside (SPEC §4.19). */
+  readonly otherWorkflow?: boolean;
 }
 
 /** What a marker's `details` record (never sent to the model); fields are added, never renamed. */
@@ -357,6 +362,8 @@ export interface Config extends Limits {
   readonly earlierTasks: EarlierTasks;
   /** Verification commands (SPEC §4.16), by directory prefix; empty = none. */
   readonly verify: readonly VerifyEntry[];
+  /** How the loop behaves in a child session (SPEC §4.18): quietly, not at all, or like any session. */
+  readonly children: ChildrenSetting;
 }
 
 export type EarlierTasks = "ask" | "continue";

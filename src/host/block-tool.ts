@@ -8,7 +8,7 @@ import { transcriptShown } from "./runtime.ts";
 import type { Runtime } from "./runtime.ts";
 import { isRecord } from "../core/record.ts";
 import { BLOCK_TOOL } from "../core/tools.ts";
-import { blockResultText, sanitize } from "../core/text.ts";
+import { blockResultText, childOffBlockText, sanitize } from "../core/text.ts";
 
 const REASON_CHARS = 500;
 
@@ -39,6 +39,7 @@ export function registerBlockTool(runtime: Runtime): void {
       additionalProperties: false,
     },
     async execute(_toolCallId, params: unknown, _signal, _onUpdate, ctx) {
+      if (runtime.conduct(ctx) === "off") return textResult(childOffBlockText(runtime.children.ruleOf(ctx).why), { v: 1, waiting: false, off: true, child: true });
       const disabled = killSwitch(ctx.cwd);
       if (disabled) return textResult(`The todo loop is off (kill switch ${disabled}); there is no continuation to stop.`, { v: 1, waiting: false, off: true });
       const reason = sanitize(isRecord(params) ? params.reason : undefined, REASON_CHARS);

@@ -13,7 +13,7 @@ import { isRecord } from "../core/record.ts";
 import type { Facts, Runtime } from "./runtime.ts";
 import { sourceLabel } from "../sources/index.ts";
 import { CONTROL_TYPE } from "../state.ts";
-import { commandReplyText, sanitize, statusText } from "../core/text.ts";
+import { childLine, childOffReply, commandReplyText, sanitize, statusText } from "../core/text.ts";
 import { handleVerify, isVerifyCommand, VERIFY_COMPLETIONS, verifyStatusLines } from "./verify-command.ts";
 
 const DESCRIPTIONS: Record<Command, string> = {
@@ -76,6 +76,12 @@ export function registerCommand(runtime: Runtime): void {
           runtime.notify(ctx, `todo loop: unknown sub-command "${sanitize(args, 40)}". ${USAGE}`, "error");
           return;
         }
+        const child = runtime.children.ruleOf(ctx);
+        if (child.child && runtime.conduct(ctx) === "off") {
+          // Nothing at all in this child: `/todoloop` says why, and no word records or starts anything.
+          runtime.notify(ctx, command === "status" ? `todo loop: off\n${childLine(child.why, "off")}` : childOffReply(child.why), "info");
+          return;
+        }
         runtime.readControls(ctx, runtime.sessionOf(ctx));
         const facts = runtime.gather(ctx);
         const idle = typeof ctx.isIdle === "function" ? ctx.isIdle() : true;
@@ -99,13 +105,17 @@ export function registerCommand(runtime: Runtime): void {
             killSwitch: facts.killSwitch,
             ...anchorOf(ctx, facts.memory.anchor, facts.snapshot.anchorTime),
             configExists: configExists(),
-          }) + (hook ? `\n${hook}` : "") + verifyStatusLines(ctx, facts.config), "info");
+          }) + (hook ? `\n${hook}` : "") + (child.child ? `\n${childLine(child.why, runtime.conduct(ctx, facts.config))}` : "") + verifyStatusLines(ctx, facts.config), "info");
         } else {
           const open = facts.list.kind === "list" ? facts.list.open : 0;
           runtime.notify(ctx, commandReplyText(result.reply, { idle, open }), result.reply.kind === "cannot-continue" ? "warning" : "info");
         }
         runtime.showFooter(ctx, facts.session, runtime.footerFor(facts, result.memory));
-        if (result.marker) pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
+        if (result.marker) {
+          // The person's decision: no probe (SPEC §4.19); the run it starts holds the lock like any continuation.
+          pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
+          runtime.workflow.hold(ctx);
+        }
       } catch (error) {
         runtime.failed(ctx, "/todoloop", error);
       }

@@ -15,7 +15,7 @@ export function registerKeptConsent(runtime: Runtime): void {
   const { pi } = runtime;
   pi.on("agent_settled", async (event, ctx) => {
     try {
-      if (killSwitch(ctx.cwd)) return;
+      if (killSwitch(ctx.cwd) || runtime.conduct(ctx) === "off") return;
       const session = runtime.sessionOf(ctx);
       if (session.memory?.kept === undefined) return;
       const facts = runtime.gather(ctx);
@@ -26,7 +26,10 @@ export function registerKeptConsent(runtime: Runtime): void {
         runtime.notify(ctx, `todo loop: ${describeReason(result.reply)}`, result.marker ? "info" : "warning");
       }
       runtime.showFooter(ctx, session, runtime.footerFor(facts, result.memory));
-      if (result.marker) pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
+      if (result.marker) {
+        pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
+        runtime.workflow.hold(ctx);
+      }
     } catch (error) {
       runtime.failed(ctx, "agent_settled", error);
     }
