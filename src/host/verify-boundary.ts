@@ -6,7 +6,8 @@
  */
 import { approvalsPath } from "../io/approvals.ts";
 import { verifySetup } from "./verify-setup.ts";
-import { killAllVerifications, runVerification } from "../io/verify-process.ts";
+import { runVerification } from "../io/verify-process.ts";
+import { endTrackedGroups } from "../io/groups.ts";
 import { settle } from "../loop.ts";
 import type { ContextLike, EntryDraft, PiLike, TurnEndEventLike, TurnEndResultLike } from "../core/pi-shapes.ts";
 import { transcriptShown } from "./runtime.ts";
@@ -95,9 +96,17 @@ export async function verifyAtSettle(runtime: Runtime, ctx: ContextLike, event: 
   return undefined;
 }
 
-/** Session shutdown ends any verification still running. */
+/**
+ * Session shutdown (quit, `/new`, `/reload`, SIGTERM, SIGHUP) ends every process group this extension
+ * started — a verification still running, a notify command, anything they left behind: SIGTERM, a short
+ * grace, then SIGKILL (SPEC §10, 0.4). pi's exit kills what is left in any case (`groups.ts`).
+ */
 export function registerVerifyShutdown(pi: PiLike): void {
   pi.on("session_shutdown", async () => {
-    killAllVerifications();
+    try {
+      await endTrackedGroups();
+    } catch {
+      // Never throws from a hook; the exit hook still kills what is left.
+    }
   });
 }

@@ -5,6 +5,7 @@
  * once-only announcement of config problems. What happens for which stop is `reach.ts`'s rule.
  */
 import { spawn } from "node:child_process";
+import { forgetGroup, groupAlive, signalGroup, trackGroup } from "./groups.ts";
 import type { Config } from "../core/types.ts";
 import type { Reason, StopRecord } from "../core/types.ts";
 import { stopKind } from "../loop.ts";
@@ -57,26 +58,10 @@ function processMemo(): { lastProblems: string | undefined } {
   return holder[MEMO_KEY];
 }
 
-/** Process groups of notify commands still inside their limit; killed when pi exits. */
-const liveGroups = new Set<number>();
-let exitHook = false;
-
+/** A notify command's group at its limit: SIGKILL, and no longer tracked. */
 function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // Already gone.
-  }
-  liveGroups.delete(pid);
-}
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  signalGroup(pid, "SIGKILL");
+  forgetGroup(pid);
 }
 
 /**
@@ -102,15 +87,8 @@ export function runCommand(argv: readonly string[], payload: string, cwd: string
       return finish(`could not start (${error instanceof Error ? error.message : String(error)})`);
     }
     const pid = child.pid;
-    if (pid !== undefined) {
-      liveGroups.add(pid);
-      if (!exitHook) {
-        exitHook = true;
-        process.on("exit", () => {
-          for (const group of [...liveGroups]) killGroup(group);
-        });
-      }
-    }
+    // Tracked until it is empty: session shutdown and pi's exit kill it too (groups.ts).
+    trackGroup(pid);
     const timer = setTimeout(() => {
       if (pid !== undefined) killGroup(pid);
       finish(`was stopped after ${Math.round(limitMs / 1000)} s`);
@@ -118,14 +96,14 @@ export function runCommand(argv: readonly string[], payload: string, cwd: string
     timer.unref();
     child.on("error", (error) => {
       clearTimeout(timer);
-      if (pid !== undefined) liveGroups.delete(pid);
+      forgetGroup(pid);
       finish(`could not start (${error.message})`);
     });
     child.on("exit", (code, signal) => {
       // Whatever it left behind in its group is killed at the limit; an empty group is forgotten now.
       if (pid !== undefined && !groupAlive(pid)) {
         clearTimeout(timer);
-        liveGroups.delete(pid);
+        forgetGroup(pid);
       }
       finish(code === 0 ? undefined : signal ? `was ended by ${signal}` : `exited with status ${code}`);
     });

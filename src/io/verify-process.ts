@@ -2,11 +2,14 @@
  * Runs a verification command (SPEC §4.16 "How"): `/bin/sh -c <command>` in its own process group,
  * stdin closed, `NO_COLOR=1 FORCE_COLOR=0`, keeping only the tail of the combined output as it streams.
  * When the shell exits the group is signalled and the pipes closed, so a background child holding
- * stdout cannot hang the run. On timeout, abort or `killAllVerifications()` (session shutdown) the group
- * gets SIGTERM, then SIGKILL after 2 s. It reports what happened; it decides nothing.
+ * stdout cannot hang the run. On timeout, abort or `killAllVerifications()` the group gets SIGTERM, then
+ * SIGKILL after 2 s. The group is tracked (`groups.ts`) until it is empty, so session shutdown and pi's
+ * exit end it too, even when pi exits before the 2 s (a passing check that left a child behind in `-p`).
+ * It reports what happened; it decides nothing.
  */
 import { spawn } from "node:child_process";
 import type { VerifyResult } from "../core/verify.ts";
+import { forgetGroup, groupAlive, signalGroup, trackGroup } from "./groups.ts";
 
 /** Bytes of output kept (the newest); the model sees far less, after cleaning. */
 export const TAIL_BYTES = 64 * 1024;
@@ -28,15 +31,6 @@ const running = new Set<() => void>();
 /** Ends every verification this process is running (session shutdown). */
 export function killAllVerifications(): void {
   for (const kill of [...running]) kill();
-}
-
-function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is gone already.
-  }
 }
 
 /** Keeps the newest `limit` bytes of a stream of chunks. */
@@ -99,7 +93,10 @@ export function runVerification(options: RunOptions): Promise<VerifyResult> {
     const stopGroup = (): void => {
       signalGroup(child?.pid, "SIGTERM");
       if (killTimer === undefined) {
-        killTimer = setTimeout(() => signalGroup(child?.pid, "SIGKILL"), KILL_AFTER_MS);
+        killTimer = setTimeout(() => {
+          signalGroup(child?.pid, "SIGKILL");
+          forgetGroup(child?.pid);
+        }, KILL_AFTER_MS);
         killTimer.unref();
       }
     };
@@ -125,6 +122,7 @@ export function runVerification(options: RunOptions): Promise<VerifyResult> {
       return;
     }
     running.add(stopGroup);
+    trackGroup(child.pid);
     child.stdout?.on("data", (chunk: Buffer) => tail.push(chunk));
     child.stderr?.on("data", (chunk: Buffer) => tail.push(chunk));
     child.on("error", (error) => {
@@ -133,8 +131,15 @@ export function runVerification(options: RunOptions): Promise<VerifyResult> {
     child.on("exit", (code, signal) => {
       // The shell is done: whatever it left behind in its group goes too, and its pipes are closed.
       signalGroup(child.pid, "SIGTERM");
-      const later = setTimeout(() => signalGroup(child.pid, "SIGKILL"), KILL_AFTER_MS);
-      later.unref();
+      if (child.pid !== undefined && !groupAlive(child.pid)) forgetGroup(child.pid);
+      else {
+        // A member that ignores SIGTERM: SIGKILL in 2 s, or at pi's exit if that comes first.
+        const later = setTimeout(() => {
+          signalGroup(child.pid, "SIGKILL");
+          forgetGroup(child.pid);
+        }, KILL_AFTER_MS);
+        later.unref();
+      }
       // Output already buffered in the pipes arrives before 'close'; wait for it a moment, not for a child holding them.
       const close = (): void => {
         child.stdout?.destroy();
