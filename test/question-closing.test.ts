@@ -157,6 +157,18 @@ test("acts: asked to run or test and give the output back, in English", () => {
     ["Add the remaining route files to the chat, then I can wire them up.", "Add the remaining route files to the chat, then I can wire them up."],
     ["Please review the plan above and approve it.", "Please review the plan above and approve it."],
     ["Choose one of the two layouts and I'll build it.", "Choose one of the two layouts and I'll build it."],
+    ["I added logging. Please reproduce the issue and send me the console logs.", "Please reproduce the issue and send me the console logs."],
+    ["Once the build finishes, paste the log here.", "Once the build finishes, paste the log here."],
+    ["Refresh the page and let me know.", "Refresh the page and let me know."],
+    ["Please run `npm install` (the sandbox blocks it here), then tell me.", "Please run `npm install` (the sandbox blocks it here), then tell me."],
+    ["Test it and report back!", "Test it and report back!"],
+  ]);
+  none([
+    "Give it a spin and let me know!",
+    "Try it out and let me know!",
+    "When the build finishes, the bundle lands in `dist/`.",
+    "After that, run `npm start` to see it.",
+    "Let me know.",
   ]);
 });
 
@@ -169,7 +181,10 @@ test("acts: the agent's next step hangs on the person's act (so I can, to procee
     ["You'll need to provide the API token before I can continue.", "You'll need to provide the API token before I can continue."],
     ["Review the changes and I'll push when you're happy.", "Review the changes and I'll push when you're happy."],
     ["Stop the dev server. Then I'll run the migration.", "Stop the dev server."],
+    ["You'll need to log in with `gh auth login` first; I can't push without it.", "You'll need to log in with `gh auth login` first; I can't push without it."],
+    ["When it's done, ping me and I'll continue.", "When it's done, ping me and I'll continue."],
   ]);
+  none(["I can't reproduce it without the exact config, but the fix covers the likely cause."]);
 });
 
 const ACTS: Record<string, ReadonlyArray<readonly [string, string]>> = {

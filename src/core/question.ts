@@ -428,7 +428,7 @@ const FILL = "\u{E002}";
  */
 const QUOTATION = /(?:["“„«‹「『]|(?<![\p{L}\p{N}])['‘])[^"“”„«»‹›「」『』'‘’\n]{0,300}(?:["”“»›」』'’]|$)/gu;
 /** Where a sentence ends: its mark, with emphasis, brackets or quotes after it, before a space or the end. */
-const SENTENCE_END = /[.!?;؟](?:[*_~)\]"'”’»」』]*)(?=\s|$)|[。！？；](?:[*_~)\]"'”’»」』]*)/gu;
+const SENTENCE_END = /[.!?؟](?:[*_~)\]"'”’»」』]*)(?=\s|$)|[。！？](?:[*_~)\]"'”’»」』]*)/gu;
 /** A markdown heading, a line of emphasis only, or `=== … ===`: its text in group 1. */
 const HEADING = /^\s*(?:#{1,6}\s+(.{1,80}?)\s*#*|(?:\*\*|__)([^*_]{1,80}?)(?:\*\*|__)|={2,}\s*(.{1,80}?)\s*={2,})\s*[:：]?\s*$/u;
 /** A label in emphasis with its colon that opens a line (`**Next step:** Run …`): the label in group 1, the rest in group 2. */
@@ -478,9 +478,12 @@ const NEXT_HEADING = wholeText(
   /next|next step|next steps|下一步|下一步操作|后续步骤|接下来|次のステップ|次の手順|следующий шаг|следующие шаги|próximos pasos|siguientes pasos|siguiente paso|próximo paso|nächste schritte|nächster schritt|prochaines étapes|prochaine étape|étapes suivantes/.source,
 );
 
-/** Words that may open an imperative before its verb (`Now,`, `Then`, `Please`), after a short label (`Note:`). */
+/**
+ * Words that may open an imperative before its verb (`Now,`, `Then`, `Please`), after a short label (`Note:`)
+ * or a clause of time (`Once the build finishes,`).
+ */
 const LEAD_IN = new RegExp(
-  `^(?:[\\p{L}\\p{N} ]{1,24}[:：]\\s+)?(?:${whole(
+  `^(?:[\\p{L}\\p{N} ]{1,24}[:：]\\s+)?(?:${whole(/when|once|after/)}${within(40)},\\s*)?(?:${whole(
     /now|then|next|first|finally|also|so|and|just|ok|okay|alright|great|please|kindly|go ahead and|be sure to|make sure to|remember to|теперь|затем|сначала|потом|пожалуйста|ahora|luego|después|primero|por favor|jetzt|nun|dann|zuerst|bitte|maintenant|ensuite|puis|d'abord|d’abord|alors/,
   )}[,，、:]?\\s*|(?:${/现在|然后|接下来|首先|请|麻烦/.source})[,，、:]?\\s*){0,4}`,
   "iu",
@@ -488,7 +491,7 @@ const LEAD_IN = new RegExp(
 
 /** English verbs of what a person may be asked to do. */
 const ENGLISH_VERBS =
-  /run|rerun|re-run|execute|test|try|check|verify|restart|reload|refresh|relaunch|re-launch|launch|start|stop|open|close|quit|exit|log in|login|log into|log out|sign in|select|choose|pick|confirm|approve|review|share|send|paste|post|provide|upload|attach|add|grant|enter|type|click|press|visit|navigate|install|set|copy|reply|answer|decide|specify|clarify|tell|give|use|pull|push|merge|deploy|rebuild|build|update|clear|delete|remove|kill|create|save|restore|authorize|authorise|authenticate|connect|accept|allow|enable|disable/;
+  /run|rerun|re-run|execute|test|try|retry|reproduce|ping|check|verify|restart|reload|refresh|relaunch|re-launch|launch|start|stop|open|close|quit|exit|log in|login|log into|log out|sign in|select|choose|pick|confirm|approve|review|share|send|paste|post|provide|upload|attach|add|grant|enter|type|click|press|visit|navigate|install|set|copy|reply|answer|decide|specify|clarify|tell|give|use|pull|push|merge|deploy|rebuild|build|update|clear|delete|remove|kill|create|save|restore|authorize|authorise|authenticate|connect|accept|allow|enable|disable/;
 
 /**
  * An imperative at the start of a sentence, by language. In English the verb needs an object or a particle
@@ -579,8 +582,14 @@ const GIVE_BACK = anyOf(
   whole(/confirmez|confirme|approuvez|approuve|validez|décidez|décide|choisissez|choisis/),
 );
 
+/** Run or test it, then tell me (`Refresh and let me know.`): the outcome is what is asked for. */
+const REPORT_BACK = anyOf(
+  `^${whole(/run|rerun|re-run|execute|test|reproduce|retry|restart|reload|refresh|launch|relaunch|install|verify/)}${within(120)}${whole(/and|then/)},?\\s+${whole(/let me know|tell me/)}[\\s.!]*$`,
+);
+
 /** The agent's next step hangs on the person's act: `so I can`, `to proceed`, `before I`, `then I'll`. */
 const CONTINUES = anyOf(
+  `${whole(/I can't|I cannot|I can not|I'm unable to|I am unable to|I won't be able to/)}${within(40)}${whole(/until|without|unless/)}`,
   whole(
     /so I can|so I could|so I may|so we can|so we could|so that I can|so that I could|so that we can|to proceed|to continue|to resume|to go on|to move on|to unblock|to let me continue|to let me proceed|to let me finish|to let me go on|before I|before we|until I|until we|and I'll|and I will|and I can|and I could|and we'll|and we can|then I'll|then I will|then I can|then I could|then we'll|then we can|after that I'll|after that I can|afterwards I'll|once done, I'll|once done, I can|once that's done, I'll|once that's done, I can|once it's done, I'll|once you're done, I'll|once you're done, I can|I'll wait|I will wait|I'll hold off|I'll pause|I'll be waiting|I'll stand by|I'm waiting|I am waiting|I'm blocked|I am blocked|I can't continue|I cannot continue|I can't proceed|I cannot proceed|I can't go on|I cannot go on|I can't finish|I cannot finish/,
   ),
@@ -802,7 +811,7 @@ function requestsAct(sentence: Sentence, next: Sentence | undefined): boolean {
   if (sentence.turn === 2 && (imperative || IMPERATIVE_VERB.test(text.replace(LEAD_IN, "")))) return true;
   if (sentence.turn === 1 && (PERSON_STEP.test(text.replace(LEAD_IN, "")) || (imperative && SLASH_COMMAND.test(sentence.text)))) return true;
   if (!imperative && !POLITE.test(text)) return TEST_REQUEST.test(text.replace(/[.!！。]+$/u, "")) && !sentence.listed;
-  if (GIVE_BACK.test(text) || CONTINUES.test(text)) return true;
+  if (GIVE_BACK.test(text) || CONTINUES.test(text) || REPORT_BACK.test(text.replace(LEAD_IN, ""))) return true;
   if (next !== undefined && CONTINUES.test(next.masked) && !OFFER.test(next.masked)) return true;
   return TEST_REQUEST.test(text.replace(/[.!！。]+$/u, "")) && !sentence.listed;
 }
