@@ -64,7 +64,7 @@ const TARGETS: readonly Target[] = [
   {
     file: "src/loop.ts",
     tests: ["test/loop.test.ts", "test/property.test.ts", "test/verify-state.test.ts"],
-    alone: ["test/context-hook.test.ts"],
+    alone: ["test/host/boundary-context.test.ts"],
     group: "core",
     skipTests: ADAPTER_PROPERTIES,
   },
@@ -81,7 +81,7 @@ const TARGETS: readonly Target[] = [
   {
     file: "src/core/text.ts",
     // The sentences of verification, reaching a person and the transcript are pinned where they are used.
-    tests: ["test/text.test.ts", "test/verify.test.ts", "test/verify-state.test.ts", "test/reach.test.ts", "test/render.test.ts"],
+    tests: ["test/text.test.ts", "test/verify.test.ts", "test/verify-state.test.ts", "test/reach.test.ts", "test/host/render.test.ts"],
     group: "support",
     excluded: ["StringLiteral"],
   },

@@ -6,13 +6,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import todoLoop from "../src/index.ts";
-import { ioOf } from "./captured-io.ts";
-import { filterMarkers, USER_ROLES } from "../src/loop.ts";
-import { assistantMessage, markerMessage, roleMessage, userMessage } from "./builders.ts";
-import type { Message } from "./builders.ts";
-import { createContext, createFakePi, createSession, isolatedDirs } from "./fake-pi.ts";
-import type { ContextHandler, FakeContext } from "./fake-pi.ts";
+import todoLoop from "../../src/index.ts";
+import { ioOf } from "../captured-io.ts";
+import { filterMarkers, USER_ROLES } from "../../src/loop.ts";
+import { assistantMessage, markerMessage, roleMessage, userMessage } from "../builders.ts";
+import type { Message } from "../builders.ts";
+import { createContext, createFakePi, createSession, isolatedDirs } from "../fake-pi.ts";
+import type { ContextHandler, FakeContext } from "../fake-pi.ts";
 
 const { agentDir, cwd } = isolatedDirs("todo-loop-context-");
 

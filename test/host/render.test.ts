@@ -6,14 +6,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { visibleWidth } from "@earendil-works/pi-tui";
-import todoLoop from "../src/index.ts";
-import { ioOf } from "./captured-io.ts";
-import type { ComponentLike, RenderedEntryLike, RenderedMessageLike, ThemeColorLike, ThemeLike } from "../src/core/pi-shapes.ts";
-import { columns, fit, registerRenderers } from "../src/host/render.ts";
-import { nudgeText } from "../src/core/text.ts";
-import { createFakePi } from "./fake-pi.ts";
-import type { FakePi } from "./fake-pi.ts";
-import { HOSTILE } from "./gen.ts";
+import todoLoop from "../../src/index.ts";
+import { ioOf } from "../captured-io.ts";
+import type { ComponentLike, RenderedEntryLike, RenderedMessageLike, ThemeColorLike, ThemeLike } from "../../src/core/pi-shapes.ts";
+import { columns, fit, registerRenderers } from "../../src/host/render.ts";
+import { nudgeText } from "../../src/core/text.ts";
+import { createFakePi } from "../fake-pi.ts";
+import type { FakePi } from "../fake-pi.ts";
+import { HOSTILE } from "../gen.ts";
 
 const MARKER = "todo-loop:continue";
 const STOP = "todo-loop:stop";
