@@ -427,8 +427,8 @@ const FILL = "\u{E002}";
  * when none closes it. An apostrophe inside a word opens nothing.
  */
 const QUOTATION = /(?:["“„«‹「『]|(?<![\p{L}\p{N}])['‘])[^"“”„«»‹›「」『』'‘’\n]{0,300}(?:["”“»›」』'’]|$)/gu;
-/** Where a sentence ends: its mark, with emphasis, brackets or quotes after it, before a space or the end. */
-const SENTENCE_END = /[.!?؟](?:[*_~)\]"'”’»」』]*)(?=\s|$)|[。！？](?:[*_~)\]"'”’»」』]*)/gu;
+/** Where a sentence ends: its mark and what closes around it (emphasis, brackets, quotes), then a space or the end (CJK marks need none). */
+const SENTENCE_END = /[.!?؟][^\s\p{L}\p{N}]*(?=\s|$)|[。！？][^\s\p{L}\p{N}]*/gu;
 /** A markdown heading, a line of emphasis only, or `=== … ===`: its text in group 1. */
 const HEADING = /^\s*(?:#{1,6}\s+(.{1,80}?)\s*#*|(?:\*\*|__)([^*_]{1,80}?)(?:\*\*|__)|={2,}\s*(.{1,80}?)\s*={2,})\s*[:：]?\s*$/u;
 /** A label in emphasis with its colon that opens a line (`**Next step:** Run …`): the label in group 1, the rest in group 2. */
@@ -732,7 +732,10 @@ interface Sentence {
   readonly turn: number;
 }
 
-/** The line with code spans, URLs and quotations that open after other text hidden, one FILL per character. */
+/** Words or code before a quotation: it quotes someone. */
+const WORDS_BEFORE = new RegExp(`[\\p{L}\\p{N}${FILL}]`, "u");
+
+/** The line with code spans, URLs and quotations that open after other words hidden, one FILL per character. */
 function masked(line: string): string {
   const hidden = line
     .replace(CODE_SPAN, (code) => FILL.repeat(code.length))
@@ -740,9 +743,8 @@ function masked(line: string): string {
       const punctuation = URL_PUNCTUATION.exec(url)?.[0] ?? "";
       return FILL.repeat(url.length - punctuation.length) + punctuation;
     });
-  return hidden.replace(QUOTATION, (quote: string, offset: number) =>
-    /^[\s([{（【*_~>#-]*$/u.test(hidden.slice(0, offset)) ? quote : FILL.repeat(quote.length),
-  );
+  // A quotation that opens the line is the agent's own words in quotes; one after other text quotes someone.
+  return hidden.replace(QUOTATION, (quote: string, offset: number) => (WORDS_BEFORE.test(hidden.slice(0, offset)) ? FILL.repeat(quote.length) : quote));
 }
 
 /** The text of a heading line with emoji, emphasis and end punctuation gone; undefined when the line is none. */
@@ -807,13 +809,20 @@ function requestsAct(sentence: Sentence, next: Sentence | undefined): boolean {
   if (CONDITION.test(text) || OFFER.test(text)) return false;
   if (REQUEST.test(text)) return true;
   if (AWAITS.test(text)) return !NEGATED.test(text);
-  const imperative = IMPERATIVE.test(text.replace(LEAD_IN, ""));
-  if (sentence.turn === 2 && (imperative || IMPERATIVE_VERB.test(text.replace(LEAD_IN, "")))) return true;
-  if (sentence.turn === 1 && (PERSON_STEP.test(text.replace(LEAD_IN, "")) || (imperative && SLASH_COMMAND.test(sentence.text)))) return true;
-  if (!imperative && !POLITE.test(text)) return TEST_REQUEST.test(text.replace(/[.!！。]+$/u, "")) && !sentence.listed;
-  if (GIVE_BACK.test(text) || CONTINUES.test(text) || REPORT_BACK.test(text.replace(LEAD_IN, ""))) return true;
-  if (next !== undefined && CONTINUES.test(next.masked) && !OFFER.test(next.masked)) return true;
-  return TEST_REQUEST.test(text.replace(/[.!！。]+$/u, "")) && !sentence.listed;
+  const verb = text.replace(LEAD_IN, "");
+  const imperative = IMPERATIVE.test(verb);
+  if (sentence.turn === 2 && (imperative || IMPERATIVE_VERB.test(verb))) return true;
+  if (sentence.turn === 1 && (PERSON_STEP.test(verb) || (imperative && SLASH_COMMAND.test(sentence.text)))) return true;
+  if (imperative || POLITE.test(text)) {
+    if (GIVE_BACK.test(text) || CONTINUES.test(text) || REPORT_BACK.test(verb)) return true;
+    if (next !== undefined && CONTINUES.test(next.masked) && !OFFER.test(next.masked)) return true;
+  }
+  return !sentence.listed && TEST_REQUEST.test(text.replace(/[.!！。]+$/u, ""));
+}
+
+/** Whether the sentence asks (a question to the person) or requests; `after` follows a question, `next` a request. */
+function asks(sentence: Sentence, after: Sentence | undefined, next: Sentence | undefined): boolean {
+  return sentence.question ? asksPerson(sentence, after) : requestsAct(sentence, next);
 }
 
 /**
@@ -872,13 +881,8 @@ function closingAsks(items: readonly Item[], last: number): string | undefined {
     break;
   }
   const closing = proseOf(items, start, last, turnFrom, turn);
-  for (let index = closing.length - 1; index >= 0; index -= 1) {
-    const sentence = closing[index];
-    if (sentence === undefined) continue;
-    const next = closing[index + 1];
-    if (sentence.question ? asksPerson(sentence, next) : requestsAct(sentence, next)) return sentence.text;
-  }
-  return askedBefore(items, start, last, closing[0]);
+  const asking = closing.findLast((sentence, index) => asks(sentence, closing[index + 1], closing[index + 1]));
+  return asking?.text ?? askedBefore(items, start, last, closing[0]);
 }
 
 /**
@@ -892,12 +896,8 @@ function askedBefore(items: readonly Item[], start: number, last: number, first:
   while (items[end]?.kind === "code") end -= 1;
   if (lineAt(items, end) === undefined) return undefined;
   const before = proseOf(items, paragraphStart(items, end, MAX_BEFORE), end, end + 1, 0);
-  for (let index = before.length - 1; index >= 0; index -= 1) {
-    const sentence = before[index];
-    if (sentence === undefined) continue;
-    if (sentence.question ? asksPerson(sentence, before[index + 1] ?? first) : requestsAct(sentence, before[index + 1])) return sentence.text;
-  }
-  return asOptions(items, end);
+  const asking = before.findLast((sentence, index) => asks(sentence, before[index + 1] ?? first, before[index + 1]));
+  return asking?.text ?? asOptions(items, end);
 }
 
 /** The text blocks of an assistant message (not thinking, not tool calls), one per line. */
