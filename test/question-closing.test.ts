@@ -367,6 +367,28 @@ test("not a wait: a request inside code, a quotation or a URL", () => {
   ]);
 });
 
+test("not a wait: a quotation in any quote style hides what it holds, and ends at its closing quote", () => {
+  const request = "Please run the tests and paste the output.";
+  const pairs = [['"', '"'], ["“", "”"], ["„", "“"], ["«", "»"], ["‹", "›"], ["「", "」"], ["『", "』"], ["'", "'"], ["‘", "’"]] as const;
+  for (const [open, close] of pairs) {
+    assert.equal(askedQuestion(`The banner reads ${open}${request}${close}`), undefined, `${open}…${close} hides the request`);
+    assert.equal(askedQuestion(`The banner reads ${open}Retry?${close} and ${request.toLowerCase()}`), `The banner reads ${open}Retry?${close} and ${request.toLowerCase()}`, `${close} closes it`);
+  }
+  assert.equal(askedQuestion(`The banner reads "${request}`), undefined, "an unclosed quotation runs to the end of its line");
+  assert.equal(askedQuestion(`"${request}"`), `"${request}`, "a quotation that opens the line is the reply's own words");
+  assert.equal(askedQuestion(`It's done; the users' files are kept. ${request}`), request, "an apostrophe inside or after a word opens no quotation");
+});
+
+test("sentences: each ends at its mark and what closes around it; a mark inside a word or number ends nothing", () => {
+  asks([
+    ["Done. Shall I merge it?) It is big.", "Shall I merge it?"],
+    ["Done. Shall I merge it?»  It is big.", "Shall I merge it?"],
+    ["完成了。要我合并吗？」它很大。", "要我合并吗？"],
+    ["Version 1.2 is out.Shall I tag it? It is big.", "Version 1.2 is out.Shall I tag it?"],
+  ]);
+  none(["Is it v1.2?x It is big."]);
+});
+
 // ---- awaits: waiting for approval, decision or input ------------------------------------------
 
 test("awaits: the reply says it waits for the person's approval, decision or input, in English", () => {
