@@ -91,6 +91,14 @@ function isReachKey(key: string): key is ReachKey {
   return (REACH_KEYS as readonly string[]).includes(key);
 }
 
+/**
+ * A program named by a relative path (`./notify.sh`, `bin/notify`): it would run from whatever project pi
+ * was started in (SPEC §8, 0.4). An absolute path, `~/…` and a bare name looked up on PATH are fine.
+ */
+export function relativeProgram(program: string): boolean {
+  return program.includes("/") && !program.startsWith("/") && !program.startsWith("~/");
+}
+
 /** The longest `notifyCommand` taken: a program and its arguments, not a script. */
 const MAX_COMMAND_WORDS = 64;
 
@@ -114,7 +122,11 @@ function parseReachKey(
       const words = Array.isArray(value) ? (value as readonly unknown[]) : undefined;
       const fine = words !== undefined && words.length > 0 && words.length <= MAX_COMMAND_WORDS &&
         words.every((word) => typeof word === "string" && word !== "" && !word.includes("\0"));
-      if (fine) config.notifyCommand = words as readonly string[];
+      const program = fine ? String(words[0]) : "";
+      if (fine && relativeProgram(program)) {
+        problems.push(`notifyCommand's program ${JSON.stringify(program.slice(0, 60))} is a relative path, which would resolve against the project directory a repository controls; write an absolute path, ~/…, or a bare name on PATH; no command is run`);
+        config.notifyCommand = null;
+      } else if (fine) config.notifyCommand = words as readonly string[];
       else {
         const hint = typeof value === "string" ? `, not one string: write ["program", "argument", …]` : "";
         problems.push(`notifyCommand must be a list of non-empty strings, the program first (got ${describe(value)})${hint}; no command is run`);

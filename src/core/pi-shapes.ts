@@ -32,6 +32,8 @@ export interface UiLike {
   setWorkingMessage?(message?: string): void;
   /** A yes/no dialog (in RPC an `extension_ui_request` the client answers). */
   confirm?(title: string, message: string, options?: { timeout?: number; signal?: AbortSignal }): Promise<boolean>;
+  /** A choice among options, the first one selected (in RPC an `extension_ui_request` the client answers); undefined when dismissed. */
+  select?(title: string, options: string[], opts?: { timeout?: number; signal?: AbortSignal }): Promise<string | undefined>;
 }
 
 export type ModeLike = "tui" | "rpc" | "json" | "print";

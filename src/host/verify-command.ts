@@ -3,7 +3,7 @@
  * showing the directory and the project's command JSON-escaped, then the approval is written) and
  * `verify forget` (this directory's approvals removed), plus the verification lines of `/todoloop`.
  */
-import { approvalsPath, approve, forget, projectFile } from "../io/approvals.ts";
+import { approvalsPath, approve, forget, projectFile, readApprovals, refusedText } from "../io/approvals.ts";
 import { verifySetup } from "./verify-setup.ts";
 import type { VerifySetup } from "./verify-setup.ts";
 import { configPath } from "../io/paths.ts";
@@ -20,6 +20,10 @@ export const VERIFY_COMPLETIONS: readonly AutocompleteItemLike[] = [
   { value: "verify approve", label: "verify approve", description: "approve this project's verification command" },
   { value: "verify forget", label: "verify forget", description: "forget this directory's approval" },
 ];
+
+/** The approve dialog's answers, the safe one first (selected by default: one Enter approves nothing). */
+export const APPROVE_NO = "No, do not approve it";
+export const APPROVE_YES = "Yes, approve this command for this directory";
 
 export function isVerifyCommand(args: unknown): boolean {
   return typeof args === "string" && /^verify(\s|$)/i.test(args.trim());
@@ -58,6 +62,11 @@ export async function handleVerify(runtime: Runtime, args: string, ctx: ContextL
   const setup = setupFor(ctx, config);
   if (word === "approve") return approveCommand(runtime, ctx, setup);
   if (word === "forget") {
+    const unreadable = readApprovals(approvalsPath()).problem;
+    if (unreadable !== undefined) {
+      runtime.notify(ctx, `todo loop: nothing forgotten: ${refusedText(approvalsPath(), unreadable)}`, "error");
+      return;
+    }
     const removed = forget(setup.realDir, approvalsPath());
     runtime.notify(ctx, removed ? `todo loop: forgot the approved verification command for ${setup.realDir}` : `todo loop: no approved verification command for ${setup.realDir}`, "info");
     return;
@@ -104,16 +113,26 @@ async function approveCommand(runtime: Runtime, ctx: ContextLike, setup: VerifyS
     runtime.notify(ctx, "todo loop: refused: pi does not trust this project, so its command cannot be approved", "error");
     return;
   }
-  if (typeof ctx.ui.confirm !== "function") {
-    runtime.notify(ctx, "todo loop: this pi cannot show a confirm dialog; nothing approved", "error");
+  const unreadable = readApprovals(approvalsPath()).problem;
+  if (unreadable !== undefined) {
+    runtime.notify(ctx, `todo loop: not approved: ${refusedText(approvalsPath(), unreadable)}`, "error");
+    return;
+  }
+  if (typeof ctx.ui.select !== "function") {
+    runtime.notify(ctx, "todo loop: this pi cannot show a dialog; nothing approved", "error");
     return;
   }
   const message = `Directory: ${JSON.stringify(setup.realDir)}\nCommand: ${JSON.stringify(project.command)}\n\nIt will run with your environment (API keys included) when the todo list clears, and its output goes to the model.`;
-  const confirmed = await ctx.ui.confirm("Approve this project's verification command?", message);
-  if (confirmed !== true) {
+  // pi's confirm dialog always selects "Yes" first, so one Enter would approve: the safe answer comes first here.
+  const answer = await ctx.ui.select(`Approve this project's verification command?\n${message}`, [APPROVE_NO, APPROVE_YES]);
+  if (answer !== APPROVE_YES) {
     runtime.notify(ctx, "todo loop: not approved", "info");
     return;
   }
-  approve(setup.realDir, project.command, new Date().toISOString(), approvalsPath());
+  const refused = approve(setup.realDir, project.command, new Date().toISOString(), approvalsPath());
+  if (refused !== undefined) {
+    runtime.notify(ctx, `todo loop: not approved: ${refusedText(approvalsPath(), refused)}`, "error");
+    return;
+  }
   runtime.notify(ctx, `todo loop: approved ${JSON.stringify(project.command)} for ${setup.realDir}`, "info");
 }

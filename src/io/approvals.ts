@@ -77,18 +77,33 @@ export function writeApprovals(approved: readonly Approval[], path: string = app
   renameSync(temp, path);
 }
 
-/** Approves the project's command for this real directory (replacing any earlier one for it). */
-export function approve(real: string, command: string, now: string, path: string = approvalsPath()): void {
+/**
+ * Approves the project's command for this real directory (replacing any earlier one for it). Returns
+ * why it refused, or undefined once written: a file that exists but cannot be read or parsed holds other
+ * projects' approvals, so it is never written over (SPEC §8, 0.4).
+ */
+export function approve(real: string, command: string, now: string, path: string = approvalsPath()): string | undefined {
   const current = readApprovals(path);
+  if (current.problem !== undefined) return current.problem;
   const others = current.approved.filter((entry) => entry.dir !== real);
   writeApprovals([...others, { dir: real, command, at: now }], path);
+  return undefined;
 }
 
-/** Removes this real directory's approvals; whether there were any. */
+/**
+ * Removes this real directory's approvals; whether there were any. An approvals file that cannot be read
+ * is never written over (it holds other projects' approvals): nothing is removed.
+ */
 export function forget(real: string, path: string = approvalsPath()): boolean {
   const current = readApprovals(path);
+  if (current.problem !== undefined) return false;
   const others = current.approved.filter((entry) => entry.dir !== real);
-  if (others.length === current.approved.length && current.problem === undefined) return false;
+  if (others.length === current.approved.length) return false;
   writeApprovals(others, path);
-  return others.length !== current.approved.length;
+  return true;
+}
+
+/** What the person is told when `approve` or `forget` refuse to write over an approvals file they cannot read. */
+export function refusedText(path: string, problem: string): string {
+  return `${path}: ${problem.replace(/; no project command is approved$/, "")}. It holds the approvals of every project, so it is not written over: fix or move it, then try again`;
 }

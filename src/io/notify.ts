@@ -6,6 +6,8 @@
  */
 import { spawn } from "node:child_process";
 import { forgetGroup, groupAlive, signalGroup, trackGroup } from "./groups.ts";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import type { Config } from "../core/types.ts";
 import type { Reason, StopRecord } from "../core/types.ts";
 import { stopKind } from "../loop.ts";
@@ -72,8 +74,10 @@ function killGroup(pid: number): void {
  */
 export function runCommand(argv: readonly string[], payload: string, cwd: string, limitMs: number): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const [program, ...args] = argv;
-    if (program === undefined) return resolve("has no program");
+    const [named, ...args] = argv;
+    if (named === undefined) return resolve("has no program");
+    // `~/…` is the person's home (SPEC §8); a relative path never gets here (config.ts refuses it).
+    const program = named.startsWith("~/") ? join(homedir(), named.slice(2)) : named;
     let done = false;
     const finish = (failure: string | undefined): void => {
       if (done) return;

@@ -49,17 +49,22 @@ function ranCommand(box: Sandbox): string {
 
 const UNAPPROVED = "stopped: list is clear · not verified: the project's command needs /todoloop verify approve";
 
-/** Runs `/todoloop verify approve`, answers pi's confirm dialog on the child's stdin, and returns the dialog's text. */
+/**
+ * Runs `/todoloop verify approve`, answers its dialog on the child's stdin (a select whose first, default
+ * option is the safe "No"; `confirmed` picks the "Yes" option), and returns the dialog's text.
+ */
 async function approveOverRpc(rpc: RpcSession, confirmed = true): Promise<string> {
   const before = rpc.events.length;
   const done = rpc.command("verify approve");
-  await until("the confirm dialog", () => rpc.events.slice(before).some((event) => event.type === "extension_ui_request" && event.method === "confirm"));
-  const request = rpc.events.slice(before).find((event) => event.type === "extension_ui_request" && event.method === "confirm");
+  await until("the approve dialog", () => rpc.events.slice(before).some((event) => event.type === "extension_ui_request" && event.method === "select"));
+  const request = rpc.events.slice(before).find((event) => event.type === "extension_ui_request" && event.method === "select");
+  const options = Array.isArray(request?.options) ? request.options.map(String) : [];
+  assert.match(options[0] ?? "", /^No\b/, "the safe answer is first, so it is the default");
   const child: unknown = Reflect.get(rpc.client, "process");
   assert.ok(child instanceof ChildProcess && child.stdin);
-  child.stdin.write(`${JSON.stringify({ type: "extension_ui_response", id: request?.id, confirmed })}\n`);
+  child.stdin.write(`${JSON.stringify({ type: "extension_ui_response", id: request?.id, value: confirmed ? options[1] : options[0] })}\n`);
   await done;
-  return `${String(request?.title ?? "")}\n${String(request?.message ?? "")}`;
+  return `${String(request?.title ?? "")}\n${options.join("\n")}`;
 }
 
 async function status(rpc: RpcSession): Promise<string> {
@@ -142,7 +147,7 @@ test("a project command hiding a right-to-left override is refused: approve refu
     const notes = await rpc.command("verify approve");
     assert.equal(notes[0]?.notifyType, "error");
     assert.match(notes[0]?.message ?? "", /refused: the project's command .* holds control, format or bidi characters/);
-    assert.ok(!rpc.events.some((event) => event.type === "extension_ui_request" && event.method === "confirm"), "no dialog for a refused command");
+    assert.ok(!rpc.events.some((event) => event.type === "extension_ui_request" && (event.method === "confirm" || event.method === "select")), "no dialog for a refused command");
     writeFileSync(join(box.agentDir, "todo-loop-approved.json"), JSON.stringify({ v: 1, approved: [{ dir: realpathSync(box.cwd), command, at: new Date().toISOString() }] }));
     await rpc.prompt("Do the work");
     assert.equal(ranCount(box), 0, "never run");
