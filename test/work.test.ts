@@ -181,6 +181,7 @@ test("pi-processes: a started payload of a process already over is no work; an u
   const { payload } = heard("aliou-pi-processes", "started");
   assert.ok(typeof payload === "object" && payload !== null);
   assert.deepEqual(aliouPiProcesses.read("processes:started", { ...payload, status: "exited" }), []);
+  assert.deepEqual(aliouPiProcesses.read("processes:started", { ...payload, status: "killed" }), []);
   assert.deepEqual(aliouPiProcesses.read("processes:started", { ...payload, status: "terminating" })?.length, 1);
   assert.equal(aliouPiProcesses.read("processes:started", { ...payload, status: "sleeping" }), undefined);
   assert.equal(aliouPiProcesses.read("processes:ended", { ...payload, status: 3 }), undefined);
