@@ -375,6 +375,8 @@ test("not a wait: a quotation in any quote style hides what it holds, and ends a
     assert.equal(askedQuestion(`The banner reads ${open}Retry?${close} and ${request.toLowerCase()}`), `The banner reads ${open}Retry?${close} and ${request.toLowerCase()}`, `${close} closes it`);
   }
   assert.equal(askedQuestion(`The banner reads "${request}`), undefined, "an unclosed quotation runs to the end of its line");
+  assert.equal(askedQuestion(`The banner reads "" and ${request.toLowerCase()}`), `The banner reads "" and ${request.toLowerCase()}`, "an empty quotation closes too");
+  assert.equal(askedQuestion(`Node 20's parser is kept. ${request}`), request, "an apostrophe after a digit opens nothing");
   assert.equal(askedQuestion(`"${request}"`), `"${request}`, "a quotation that opens the line is the reply's own words");
   assert.equal(askedQuestion(`It's done; the users' files are kept. ${request}`), request, "an apostrophe inside or after a word opens no quotation");
 });
@@ -387,6 +389,10 @@ test("sentences: each ends at its mark and what closes around it; a mark inside 
     ["Version 1.2 is out.Shall I tag it? It is big.", "Version 1.2 is out.Shall I tag it?"],
   ]);
   none(["Is it v1.2?x It is big."]);
+  asks([
+    ["Shall I go on؟ It is big.", "Shall I go on؟"],
+    ["完成了！要我合并吗？它很大。", "要我合并吗？"],
+  ]);
 });
 
 // ---- awaits: waiting for approval, decision or input ------------------------------------------
@@ -457,6 +463,16 @@ test("headings: a closing heading given by #, a line of emphasis, === marks, a l
   none([`${DONE}\n\n## Changes\n\n- ${step}`, `${DONE}\n\nChanges: ${step}.`, `${DONE}\n\n**Your turn** has come. ${step}.`]);
 });
 
+test("headings: the edges of what reads as a heading", () => {
+  const step = "Open the admin page";
+  for (const heading of ["# Your turn #", "   ## Your turn", "__Your turn__", "## Your turn：", "**Your turn**:", "Your turn：", "== Your turn =="]) {
+    assert.equal(askedQuestion(`${DONE}\n\n${heading}\n\n- ${step}`), step, heading);
+  }
+  for (const text of ["####### Your turn", "= Your turn =", "##Your turn", `## Your turn ${"x".repeat(80)}`, "Your turn. Now:", "Done! Your turn:", "Done? Your turn:", "完成。Your turn:", "完成！Your turn:", "完成？Your turn:"]) {
+    assert.equal(askedQuestion(`${DONE}\n\n${text}\n\n- ${step}`), undefined, text);
+  }
+});
+
 test("bounded: the closing prose is read from its end, so what lies beyond its limits asks nothing", () => {
   const filler = (n: number): string => Array.from({ length: n }, (_, i) => `Line ${i} of the report.`).join("\n");
   assert.equal(askedQuestion(`Shall I merge the branch? It is big.\n${filler(22)}`), "Shall I merge the branch?", "23 lines of one paragraph are read");
@@ -468,6 +484,12 @@ test("bounded: the closing prose is read from its end, so what lies beyond its l
   assert.equal(askedQuestion(`Shall I merge the branch? It is big.\n${lines}`), undefined, "the closing prose is read to four thousand characters");
   assert.equal(askedQuestion(`Shall I merge the branch? It is big.\n${lines.split("\n").slice(1).join("\n")}`), "Shall I merge the branch?");
   assert.equal(askedQuestion(`Shall I merge the branch?\n\n${filler(1)}\n\n${"```\nx\n```\n".repeat(50)}`), "Shall I merge the branch?", "code blocks between count as one item");
+  const thousand = (n: number): string => Array.from({ length: n }, () => `${"w".repeat(999)}.`).join("\n");
+  assert.equal(askedQuestion(`Shall I merge the branch?\n${thousand(3)}`), "Shall I merge the branch?", "three lines of a thousand characters leave room for the question");
+  assert.equal(askedQuestion(`Shall I merge the branch?\n${thousand(4)}`), undefined, "four use up the four thousand");
+  const list = (n: number): string => Array.from({ length: n }, (_, i) => `- module ${i}`).join("\n");
+  assert.equal(askedQuestion(`Ready to merge? It touches:\n\n${list(9)}`), "Ready to merge?", "a list under a line ending in a colon is read with that line");
+  assert.equal(askedQuestion(`Ready to merge? It touches\n\n${list(9)}`), undefined, "without the colon the line is a paragraph of its own, too far up");
 });
 
 // ---- properties -------------------------------------------------------------------------------
