@@ -6,6 +6,7 @@
 import { readRegularFile } from "./io/files.ts";
 import { configPath } from "./io/paths.ts";
 import type { Config, ConfigResult, EarlierTasks, Limits, NotifySetting, VerifyEntry } from "./core/types.ts";
+import { DEFAULT_MAX_LIMIT_WAIT_MINUTES, MAX_LIMIT_WAIT_CEILING_MINUTES } from "./core/limit-wait.ts";
 import { CHILDREN_SETTINGS } from "./core/child.ts";
 import type { ChildrenSetting } from "./core/child.ts";
 
@@ -33,6 +34,7 @@ export const DEFAULT_CONFIG: Config = {
   exitCode: null,
   earlierTasks: "ask",
   verify: [],
+  maxLimitWaitMinutes: DEFAULT_MAX_LIMIT_WAIT_MINUTES,
   children: "quiet",
 };
 
@@ -44,7 +46,7 @@ const LIMIT_KEYS: readonly LimitKey[] = ["maxRounds", "maxTokens", "maxCost", "m
 const FLAG_KEYS: readonly FlagKey[] = ["stopOnQuestion", "transcript"];
 type ReachKey = "notify" | "notifyCommand" | "exitCode";
 const REACH_KEYS: readonly ReachKey[] = ["notify", "notifyCommand", "exitCode"];
-const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, ...REACH_KEYS, "earlierTasks", "verify", "children"];
+const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, ...REACH_KEYS, "earlierTasks", "verify", "maxLimitWaitMinutes", "children"];
 /** Keys whose value may be a fraction; the others are whole counts, rounded down. */
 const FRACTIONAL: ReadonlySet<LimitKey> = new Set(["maxCost", "maxMinutes"]);
 
@@ -165,6 +167,20 @@ function parseChildren(value: unknown, problems: string[]): ChildrenSetting {
   return fallback;
 }
 
+/** `maxLimitWaitMinutes` (SPEC §4.20): minutes from 0 (off) to 1440, fractions allowed; anything else is a problem. */
+function parseLimitWait(value: unknown, problems: string[]): number {
+  const fallback = DEFAULT_MAX_LIMIT_WAIT_MINUTES;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    problems.push(`maxLimitWaitMinutes must be a number of minutes from 0 (off) to ${MAX_LIMIT_WAIT_CEILING_MINUTES} (got ${describe(value)}); using ${fallback}`);
+    return fallback;
+  }
+  if (value > MAX_LIMIT_WAIT_CEILING_MINUTES) {
+    problems.push(`maxLimitWaitMinutes ${value} is above the ceiling ${MAX_LIMIT_WAIT_CEILING_MINUTES}; using ${MAX_LIMIT_WAIT_CEILING_MINUTES}`);
+    return MAX_LIMIT_WAIT_CEILING_MINUTES;
+  }
+  return value;
+}
+
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -187,6 +203,7 @@ export function parseConfig(raw: unknown): ConfigResult {
     else if (isReachKey(key)) parseReachKey(config, key, record[key], problems);
     else if (key === "earlierTasks") config.earlierTasks = parseEarlierTasks(record[key], problems);
     else if (key === "verify") config.verify = parseVerify(record[key], problems, true);
+    else if (key === "maxLimitWaitMinutes") config.maxLimitWaitMinutes = parseLimitWait(record[key], problems);
     else if (key === "children") config.children = parseChildren(record[key], problems);
     else problems.push(`unknown key ${JSON.stringify(key.slice(0, 40))} ignored (known: ${KEYS.join(", ")})`);
   }

@@ -10,6 +10,7 @@ import { configPath } from "./io/paths.ts";
 import { loadConfig } from "./config.ts";
 import { registerNoTodoToolNotice } from "./host/no-todo-tool.ts";
 import { registerKeptConsent } from "./host/kept-consent.ts";
+import { registerLimitWaits } from "./host/limit-waits.ts";
 import type { PiLike } from "./core/pi-shapes.ts";
 import { registerRenderers } from "./host/render.ts";
 import { createRuntime } from "./host/runtime.ts";
@@ -26,6 +27,7 @@ export default function todoLoop(pi: PiLike, io: ReachIo = processIo): void {
   registerSessionFacts(runtime);
   registerBoundaries(runtime);
   registerKeptConsent(runtime);
+  registerLimitWaits(runtime);
   registerBlockTool(runtime);
   registerCommand(runtime);
   registerRenderers(pi, () => loadConfig(configPath()).config.transcript);

@@ -131,6 +131,7 @@ export function stopKind(reason: Reason): StopKind | undefined {
       return reason.base === "clear" ? "clear" : "no-list";
     case "verify-failed":
     case "verify-error":
+    case "limit-wait":
       return reason.kind;
     default:
       return undefined;
@@ -166,7 +167,7 @@ function emptiedNotice(turn: TurnFacts, list: ListState): Notice | undefined {
   return undefined;
 }
 
-function markerFor(memory: Memory, list: Extract<ListState, { kind: "list" }>, limits: Limits, hint: boolean): MarkerDraft {
+export function markerFor(memory: Memory, list: Extract<ListState, { kind: "list" }>, limits: Limits, hint: boolean): MarkerDraft {
   return {
     v: 1,
     round: memory.round,
@@ -352,6 +353,7 @@ export function settle(memory: Memory, transcriptShown: boolean, describe: (reas
     ...(limit ? { limit } : {}),
     ...(stop.reason.kind === "earlier" ? { list: stop.reason.list } : {}),
     ...verifyRecord(stop.reason),
+    ...limitWaitRecord(stop.reason),
   };
   const silent = transcriptShown || kind === "waiting";
   return {
@@ -366,6 +368,12 @@ function verifyRecord(reason: Reason): Pick<StopRecord, "verify"> {
   if (reason.kind === "verified") return { verify: { command: reason.command, exit: 0, seconds: reason.seconds } };
   if (reason.kind === "verify-failed") return { verify: { command: reason.command, exit: reason.exit, seconds: reason.seconds, run: reason.runs } };
   return {};
+}
+
+/** What a stop record adds for a usage-limit wait (SPEC §4.20): when the run continues, and the minutes waited. */
+function limitWaitRecord(reason: Reason): Pick<StopRecord, "resumeAt" | "waitMinutes"> {
+  if (reason.kind !== "limit-wait" || reason.state !== "waiting" || !Number.isFinite(reason.resumeAtMs)) return {};
+  return { resumeAt: new Date(reason.resumeAtMs).toISOString(), waitMinutes: reason.waitMinutes };
 }
 
 /**

@@ -11,17 +11,13 @@ import {
   DEFAULT_MAX_LIMIT_WAIT_MINUTES,
   effectiveCap,
   LIMIT_BACKOFF_MINUTES,
-  limitExhaustedText,
-  limitFooterText,
-  limitHeadlessText,
-  limitWaitText,
   MAX_LIMIT_WAIT_CEILING_MINUTES,
   MIN_LIMIT_WAIT_MINUTES,
   parseTime,
   planLimitWait,
   priorWaitMinutes,
-  waitText,
 } from "../src/core/limit-wait.ts";
+import { limitExhaustedText, limitFooterText, limitHeadlessText, limitWaitText, waitSpan as waitText } from "../src/core/text.ts";
 import type { LimitFacts, LimitWaitPlan } from "../src/core/limit-wait.ts";
 import { classifyLimit } from "../src/core/limit-error.ts";
 

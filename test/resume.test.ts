@@ -11,11 +11,10 @@ import {
   readTail,
   RESUME_CONFIRM_TIMEOUT_MS,
   resumeChannel,
-  resumeNotice,
-  resumeQuestion,
   startMayAsk,
   startMayRearm,
 } from "../src/core/resume.ts";
+import { resumeNotice, resumeQuestion } from "../src/core/text.ts";
 import type { ResumeDecision, ResumeFacts, TailSummary } from "../src/core/resume.ts";
 import type { ModeLike } from "../src/core/pi-shapes.ts";
 import { assistant, assistantCalls, callResult, chain, control, customEntry, customMessage, marker, stopRecord, user } from "./builders.ts";
@@ -283,5 +282,5 @@ test("the question and the notice say how many tasks are open and what to do", (
     resumeQuestion({ cause: "limit-passed", open: 3, total: 4 }),
     "The last run was waiting for the usage limit with 3 of 4 tasks open when pi exited; its time has passed. Continue now?",
   );
-  assert.equal(resumeNotice({ cause: "died", open: 2, total: 5 }), "The last run stopped with 2 of 5 tasks open when pi exited. /todoloop continue picks it up.");
+  assert.equal(resumeNotice({ cause: "died", open: 2, total: 5 }), "todo loop: the last run stopped with 2 of 5 tasks open when pi exited. /todoloop continue picks it up.");
 });

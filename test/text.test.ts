@@ -396,6 +396,7 @@ test("footer after a stop names the stop instead of the running count: one short
     earlier: "todo loop: tasks from an earlier message",
     "verify-failed": "todo loop stopped: check failed",
     "verify-error": "todo loop stopped: check did not run",
+    "limit-wait": "todo loop stopped: usage limit",
   };
   for (const [kind, name] of Object.entries(names)) {
     const key = kind === "limit" ? "limit:maxRounds" : kind;

@@ -2,7 +2,7 @@
  * How long the loop waits out a usage or rate limit (SPEC §4.20): the time the error states, or a
  * backoff of 5, 10, 20, 40, 60, 60 … minutes, within `maxLimitWaitMinutes` of total wait under one
  * human message. Pure: the caller passes the clock's reading, the waits already scheduled and the
- * classification; the English is at the end of this file until it moves to text.ts.
+ * classification; the English is in text.ts.
  */
 
 /** `maxLimitWaitMinutes`: its default, and the most it may be set to. `0` turns the rule off. */
@@ -149,54 +149,4 @@ export function parseTime(value: unknown): number | undefined {
   if (typeof value !== "string" || value.length > 64) return undefined;
   const parsed = Date.parse(value);
   return Number.isFinite(parsed) && parsed > 0 ? parsed : undefined;
-}
-
-// ---- wording (to move into text.ts) -------------------------------------------------------------
-
-/** `15:42` in the person's local time. */
-export function clockText(time: number): string {
-  const date = new Date(time);
-  return `${String(date.getHours()).padStart(2, "0")}:${String(date.getMinutes()).padStart(2, "0")}`;
-}
-
-/** A wait as a person says it: `under a minute`, `37 min`, `1 h 5 min`, `2 h` (to the nearest minute). */
-export function waitText(ms: number): string {
-  if (!Number.isFinite(ms) || ms < MINUTE_MS) return "under a minute";
-  const whole = Math.round(ms / MINUTE_MS);
-  const hours = Math.floor(whole / 60);
-  const rest = whole % 60;
-  if (hours === 0) return `${rest} min`;
-  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
-}
-
-/** A configured number of minutes as written: `300`, `0.5`, `0.02`. */
-export function minutesText(value: number): string {
-  const rounded = Math.round(value * 10) / 10;
-  if (rounded === 0 && value > 0) return String(Number(value.toPrecision(2)));
-  return Number.isInteger(rounded) ? String(rounded) : rounded.toFixed(1);
-}
-
-/** The announcement of a wait: `waiting for the usage limit: continuing at 15:42 (in 37 min) · /todoloop pause to cancel`. */
-export function limitWaitText(resumeAtMs: number, nowMs: number): string {
-  return `waiting for the usage limit: continuing at ${clockText(resumeAtMs)} (in ${waitText(resumeAtMs - nowMs)}) · /todoloop pause to cancel`;
-}
-
-/** The footer's part for a wait: `resumes at 15:42` (the footer adds `todo 2 of 5 open`). */
-export function limitFooterText(resumeAtMs: number): string {
-  return `resumes at ${clockText(resumeAtMs)}`;
-}
-
-/** The reason of a wait that is not started (after `stopped: `). */
-export function limitExhaustedText(plan: { readonly why: "spent" | "too-far"; readonly capMinutes: number; readonly resetAtMs?: number }, nowMs: number): string {
-  const cap = plan.capMinutes;
-  const unit = cap === 1 ? "minute" : "minutes";
-  if (plan.why === "too-far" && plan.resetAtMs !== undefined && Number.isFinite(plan.resetAtMs)) {
-    return `the usage limit resets at ${clockText(plan.resetAtMs)} (in ${waitText(plan.resetAtMs - nowMs)}), past the ${minutesText(cap)} ${unit} of maxLimitWaitMinutes`;
-  }
-  return `still rate limited after ${minutesText(cap)} ${unit}`;
-}
-
-/** Print and JSON mode (no timer; the process exits): the stderr line's reason. */
-export function limitHeadlessText(resumeAtMs: number, nowMs: number): string {
-  return `usage limit reached: it resets about ${clockText(resumeAtMs)} (in ${waitText(resumeAtMs - nowMs)}); run pi -c then to continue`;
 }

@@ -16,6 +16,8 @@ export interface StopFacts {
    * TUI or over RPC the person just pressed Escape.
    */
   readonly aborted: boolean;
+  /** A `limit-wait` that is not the message's first wait (SPEC §4.20): it notifies nothing. */
+  readonly laterWait?: boolean;
   /** A clear or emptied list whose verification command passed (0.4: an emptied list verified is done). */
   readonly verified?: boolean;
 }
@@ -54,6 +56,7 @@ export function needsPerson(stop: StopFacts, mode: ModeLike | undefined): boolea
   if (stop.kind === "clear" || stop.kind === "earlier") return false;
   if (stop.kind === "no-list" && stop.verified === true) return false;
   if (stop.aborted && !headless(mode)) return false;
+  if (stop.laterWait === true) return false;
   return true;
 }
 
@@ -63,7 +66,7 @@ export function notifies(stop: StopFacts, setting: NotifySetting, mode: ModeLike
     case "off":
       return false;
     case "all":
-      return stop.kind !== "earlier";
+      return stop.kind !== "earlier" && stop.laterWait !== true;
     case "needs-you":
       return needsPerson(stop, mode);
     default:

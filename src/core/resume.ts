@@ -2,8 +2,7 @@
  * Picking up a run that died with pi (SPEC §4.21): how the branch of a resumed session ends, whether
  * that is a run cut short, and what to do at `session_start` — ask the person, arm the wait for a usage
  * limit again, or nothing. Pure: the branch as an array and plain facts in, plain data out; the host
- * shows the dialog or the notify and arms the timer. The English is at the end of this file until it
- * moves to text.ts.
+ * shows the dialog or the notify and arms the timer. The English is in text.ts.
  */
 import { MAX_LIMIT_WAIT_CEILING_MINUTES, parseTime } from "./limit-wait.ts";
 import type { ModeLike } from "./pi-shapes.ts";
@@ -259,32 +258,5 @@ export function resumeChannel(decision: ResumeDecision, mode: ModeLike | undefin
   return "none";
 }
 
-// ---- wording (to move into text.ts) -------------------------------------------------------------
-
 /** The dialog's timeout: no answer in this time is no. */
 export const RESUME_CONFIRM_TIMEOUT_MS = 60_000;
-
-export const RESUME_TITLE = "Continue the todo list?";
-
-function tasksText(open: number, total: number): string {
-  return `${open} of ${total} ${total === 1 ? "task" : "tasks"} open`;
-}
-
-/** The situation in one sentence: `The last run stopped with 2 of 5 tasks open when pi exited.` */
-export function resumeSituation(decision: { readonly cause: ResumeCause; readonly open: number; readonly total: number }): string {
-  const tasks = tasksText(decision.open, decision.total);
-  if (decision.cause === "limit-passed") {
-    return `The last run was waiting for the usage limit with ${tasks} when pi exited; its time has passed.`;
-  }
-  return `The last run stopped with ${tasks} when pi exited.`;
-}
-
-/** The dialog's message (TUI): `The last run stopped with 2 of 5 tasks open when pi exited. Continue now?`. */
-export function resumeQuestion(decision: { readonly cause: ResumeCause; readonly open: number; readonly total: number }): string {
-  return `${resumeSituation(decision)} Continue now?`;
-}
-
-/** The notify over RPC, which names the command instead of asking. */
-export function resumeNotice(decision: { readonly cause: ResumeCause; readonly open: number; readonly total: number }): string {
-  return `${resumeSituation(decision)} /todoloop continue picks it up.`;
-}

@@ -6,6 +6,7 @@ import type { Limits } from "./types.ts";
 import type { LimitKey, ListState, Memory, NoListWhy, Notice, Reason, StaleWhy, StopKind, VerifyErrorWhy, VerifyReason, Wait } from "./types.ts";
 import { assertNever, stopKind } from "../loop.ts";
 import { sanitize } from "./sanitize.ts";
+import type { ResumeCause } from "./resume.ts";
 
 export { sanitize } from "./sanitize.ts";
 
@@ -120,6 +121,9 @@ export function describeReason(reason: Reason): string {
     case "verify-error":
     case "verify-continuing":
       return describeVerify(reason);
+    case "limit-wait":
+      if (reason.state === "gave-up") return `stopped: ${limitExhaustedText(reason, reason.atMs)}`;
+      return reason.timer ? limitWaitText(reason.resumeAtMs, reason.atMs) : `stopped: ${limitHeadlessText(reason.resumeAtMs, reason.atMs)}`;
     default:
       return assertNever(reason);
   }
@@ -332,6 +336,8 @@ function mode(view: StatusView): string {
   if (view.killSwitch) return `DISABLED (kill switch ${view.killSwitch})`;
   if (view.memory.paused) return "PAUSED";
   if (view.memory.waiting !== undefined) return "waiting";
+  const { last } = view.memory;
+  if (last.kind === "limit-wait" && last.state === "waiting" && last.timer) return `waiting for the usage limit (continuing at ${clock(last.resumeAtMs)})`;
   if (view.memory.last.kind === "earlier") return "holding (the open tasks are from an earlier message)";
   // Waits and the earlier-message hold are named above; every other stop reads "stopped".
   if (stopKind(view.memory.last) !== undefined) return "stopped";
@@ -404,6 +410,8 @@ export function footerText(memory: Memory, list: ListState, limits: Limits, kill
   const open = `todo ${list.open} of ${list.total} open`;
   // Not continuing: the state first and the counts after, so a narrow terminal keeps the state (0.4).
   if (memory.paused) return `todo loop paused · ${open}`;
+  const { last } = memory;
+  if (last.kind === "limit-wait" && last.state === "waiting" && last.timer && memory.pending === undefined) return `todo loop: ${limitFooterText(last.resumeAtMs)} · ${open}`;
   if (memory.waiting !== undefined) return `${FOOTER_STOPS.waiting} · ${open}`;
   const stopped = footerStop(memory);
   return stopped === undefined ? `${open} · ${roundText(memory.round, limits.maxRounds)}` : `${stopped} · ${open}`;
@@ -429,6 +437,7 @@ const FOOTER_STOPS: Record<StopKind, string> = {
   earlier: "todo loop: tasks from an earlier message",
   "verify-failed": "todo loop stopped: check failed",
   "verify-error": "todo loop stopped: check did not run",
+  "limit-wait": "todo loop stopped: usage limit",
 };
 
 /**
@@ -506,6 +515,78 @@ export function commandReplyText(reply: Reason, situation: { readonly idle: bool
   if (!situation.idle) return "todo loop: resumed: the loop goes on when the agent next stops";
   if (situation.open === 0) return "todo loop: resumed: no task is open now; the loop goes on when the agent next stops with tasks open";
   return "todo loop: resumed: the loop goes on when the agent next stops; /todoloop continue starts it now";
+}
+
+// ---- usage limits and resumed sessions (SPEC §4.20, §4.21) ---------------------------------------
+
+/** A wait as a person says it, to the nearest minute: `under a minute`, `37 min`, `1 h 5 min`, `2 h`. */
+export function waitSpan(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 60_000) return "under a minute";
+  const whole = Math.round(ms / 60_000);
+  const hours = Math.floor(whole / 60);
+  const rest = whole % 60;
+  if (hours === 0) return `${rest} min`;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+
+/** The announcement of a wait: `waiting for the usage limit: continuing at 15:42 (in 37 min) · /todoloop pause to cancel`. */
+export function limitWaitText(resumeAtMs: number, nowMs: number): string {
+  return `waiting for the usage limit: continuing at ${clock(resumeAtMs)} (in ${waitSpan(resumeAtMs - nowMs)}) · /todoloop pause to cancel`;
+}
+
+/** The footer's part for a wait: `resumes at 15:42` (the footer adds `todo 2 of 5 open`). */
+export function limitFooterText(resumeAtMs: number): string {
+  return `resumes at ${clock(resumeAtMs)}`;
+}
+
+/** The reason of a wait that is not started (after `stopped: `). */
+export function limitExhaustedText(plan: { readonly why: "spent" | "too-far"; readonly capMinutes: number; readonly resetAtMs?: number | undefined }, nowMs: number): string {
+  const cap = plan.capMinutes;
+  const unit = cap === 1 ? "minute" : "minutes";
+  if (plan.why === "too-far" && plan.resetAtMs !== undefined && Number.isFinite(plan.resetAtMs)) {
+    return `the usage limit resets at ${clock(plan.resetAtMs)} (in ${waitSpan(plan.resetAtMs - nowMs)}), past the ${capText(cap)} ${unit} of maxLimitWaitMinutes`;
+  }
+  return `still rate limited after ${capText(cap)} ${unit}`;
+}
+
+/** `maxLimitWaitMinutes` as it was set: `300`, `0.05`, `1.25`. */
+function capText(value: number): string {
+  return String(Number(value.toPrecision(4)));
+}
+
+/** Print and JSON mode (no timer; the process exits): the reason after `stopped: `, which the stderr line shows. */
+export function limitHeadlessText(resumeAtMs: number, nowMs: number): string {
+  return `usage limit reached: it resets about ${clock(resumeAtMs)} (in ${waitSpan(resumeAtMs - nowMs)}); run pi -c then to continue`;
+}
+
+/** The title of the dialog a resumed session shows (SPEC §4.21). */
+export const RESUME_TITLE = "Continue the todo list?";
+
+/** What the question is about: the cause, and the tasks open. */
+export interface ResumeView {
+  readonly cause: ResumeCause;
+  readonly open: number;
+  readonly total: number;
+}
+
+/** The situation in one sentence: `The last run stopped with 2 of 5 tasks open when pi exited.` */
+export function resumeSituation(view: ResumeView): string {
+  const tasks = `${view.open} of ${plural(view.total, "task")} open`;
+  if (view.cause === "limit-passed") {
+    return `The last run was waiting for the usage limit with ${tasks} when pi exited; its time has passed.`;
+  }
+  return `The last run stopped with ${tasks} when pi exited.`;
+}
+
+/** The dialog's message (TUI): `The last run stopped with 2 of 5 tasks open when pi exited. Continue now?`. */
+export function resumeQuestion(view: ResumeView): string {
+  return `${resumeSituation(view)} Continue now?`;
+}
+
+/** The notify over RPC, which names the command instead of asking. */
+export function resumeNotice(view: ResumeView): string {
+  const situation = resumeSituation(view);
+  return `todo loop: ${situation.charAt(0).toLowerCase()}${situation.slice(1)} /todoloop continue picks it up.`;
 }
 
 /** The one notice at a first interactive start with no todo tool installed (SPEC §7, "No todo tool"). */

@@ -51,7 +51,34 @@ export type Reason =
   | { readonly kind: "stuck"; readonly replies: number; readonly open: number }
   /** That many replies in a row had the same fingerprint. */
   | { readonly kind: "repeat"; readonly replies: number; readonly open: number }
-  | VerifyReason;
+  | VerifyReason
+  | LimitWaitReason;
+
+/**
+ * A run that ended on a usage or rate limit with tasks open (SPEC §4.20): waiting until `resumeAtMs`
+ * (`timer`: a timer continues the run then — TUI and RPC; print and JSON mode exit), or no longer
+ * waiting because the waits under this message reached `maxLimitWaitMinutes` (`spent`) or the limit
+ * resets later than what is left of it (`too-far`). `atMs`: when the loop decided (for "in 37 min").
+ */
+export type LimitWaitReason =
+  | {
+      readonly kind: "limit-wait";
+      readonly state: "waiting";
+      readonly resumeAtMs: number;
+      readonly waitMinutes: number;
+      readonly atMs: number;
+      /** The message's first wait: it needs the person (they may switch model); later ones notify nothing. */
+      readonly first: boolean;
+      readonly timer: boolean;
+    }
+  | {
+      readonly kind: "limit-wait";
+      readonly state: "gave-up";
+      readonly why: "spent" | "too-far";
+      readonly capMinutes: number;
+      readonly resetAtMs?: number;
+      readonly atMs: number;
+    };
 
 /** What a verification run meant (SPEC §4.16); the English is in text.ts. */
 export type VerifyReason =
@@ -90,7 +117,7 @@ export type VerifyErrorWhy =
   | "untrusted";
 
 /** The kind a stop record carries (SPEC §4.13). */
-export type StopKind = "clear" | "no-list" | "limit" | "idle" | "stuck" | "repeat" | "waiting" | "question" | "out-of-reach" | "out-of-date" | "outcome" | "earlier" | "verify-failed" | "verify-error";
+export type StopKind = "clear" | "no-list" | "limit" | "idle" | "stuck" | "repeat" | "waiting" | "question" | "out-of-reach" | "out-of-date" | "outcome" | "earlier" | "verify-failed" | "verify-error" | "limit-wait";
 
 /** The stop this run ends with if pi settles without going on. */
 export interface PendingStop {
@@ -291,6 +318,11 @@ export interface StopRecord {
   readonly list?: string;
   /** A verified stop's run: `{ command, exit: 0, seconds }`; a failed one adds `run`. */
   readonly verify?: { readonly command: string; readonly exit: number; readonly seconds: number; readonly run?: number };
+  /** A `limit-wait` that waits (SPEC §4.20): when the run continues (ISO time), and the minutes waited. */
+  readonly resumeAt?: string;
+  readonly waitMinutes?: number;
+  /** An abort pi made while shutting down on SIGTERM or SIGHUP (SPEC §4.21): a resumed session asks about it. */
+  readonly shutdown?: true;
 }
 
 export type Notice =
@@ -362,6 +394,8 @@ export interface Config extends Limits {
   readonly earlierTasks: EarlierTasks;
   /** Verification commands (SPEC §4.16), by directory prefix; empty = none. */
   readonly verify: readonly VerifyEntry[];
+  /** Minutes of waiting for usage limits per human message (SPEC §4.20); 0 = a limit is an ordinary error stop. */
+  readonly maxLimitWaitMinutes: number;
   /** How the loop behaves in a child session (SPEC §4.18): quietly, not at all, or like any session. */
   readonly children: ChildrenSetting;
 }

@@ -11,6 +11,7 @@ import type { TurnFacts } from "../core/types.ts";
 import type { ContextLike, EntryDraft, ToolResultLike, TurnEndEventLike, TurnEndResultLike, TurnOutcome } from "../core/pi-shapes.ts";
 import { askedQuestion, replyText } from "../core/question.ts";
 import { markerMessage, transcriptShown } from "./runtime.ts";
+import { limitAtSettle, recordAtSettle } from "./limit-waits.ts";
 import type { Runtime } from "./runtime.ts";
 import { SOURCES, TODO_TOOL_NAMES } from "../sources/index.ts";
 import type { CallKind } from "../core/types.ts";
@@ -98,10 +99,12 @@ export function registerBoundaries(runtime: Runtime): void {
     const { config } = loadConfig(configPath());
     // A run that ended on no stop still reaches the exit status (print/JSON: the last run decides).
     if (!session.memory?.pending) return runtime.reach.settled(ctx, config, { ended: undefined, record: undefined, total: 0 });
-    const ended = session.memory.pending.reason;
-    const settled = settle(session.memory, transcriptShown(ctx, config), describeReason);
+    // A provider error that is a usage limit ends the run as a wait, not an error (SPEC §4.20).
+    const memory = limitAtSettle(ctx, session.memory, config);
+    const ended = memory.pending?.reason;
+    const settled = settle(memory, transcriptShown(ctx, config), describeReason);
     session.memory = settled.memory;
-    if (settled.record) pi.appendEntry(STOP_TYPE, settled.record);
+    if (settled.record) pi.appendEntry(STOP_TYPE, recordAtSettle(runtime, ctx, settled.record, ended));
     if (settled.notice) {
       const { message, type } = describeNotice(settled.notice, configPath());
       runtime.notify(ctx, message, type);

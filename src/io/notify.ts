@@ -133,6 +133,12 @@ export const processIo: ReachIo = {
 };
 
 function stopFacts(reason: Reason): StopFacts | undefined {
+  const facts = kindFacts(reason);
+  // A later usage-limit wait under the same message notifies nothing (SPEC §4.20).
+  return facts && reason.kind === "limit-wait" && reason.state === "waiting" && !reason.first ? { ...facts, laterWait: true } : facts;
+}
+
+function kindFacts(reason: Reason): StopFacts | undefined {
   const kind = stopKind(reason);
   if (kind === undefined) return undefined;
   const aborted = (reason.kind === "outcome" && reason.outcome === "aborted") || (reason.kind === "verify-error" && reason.why === "aborted");

@@ -1,0 +1,200 @@
+/**
+ * A run that ended on a usage or rate limit (SPEC §4.20), as the loop decides it: what the branch says
+ * about the run's final error and the waits already taken under the message (`readLimitRun`), the stop
+ * the run ends with (`limitStop`), whether a wait is still due when its timer fires (`wakeDue`), and
+ * what the wake does (`limitWake`). Pure: the branch as an array, the clock's reading and the config in;
+ * plain data out. The host arms the timer and applies the wake.
+ */
+import { classifyLimit } from "./limit-error.ts";
+import { parseTime, planLimitWait, priorWaitMinutes } from "./limit-wait.ts";
+import type { DecideInput, LimitWaitReason, Limits, ListState, MarkerDraft, Memory, PendingStop, Reason, ToolFacts } from "./types.ts";
+import { limitReached, markerFor, toolReachable } from "../loop.ts";
+
+/** The entry types the loop writes (the branch reader's strings). */
+const MARKER_TYPE = "todo-loop:continue";
+const STOP_TYPE = "todo-loop:stop";
+const CONTROL_TYPE = "todo-loop:control";
+
+type Fields = { readonly [key: string]: unknown };
+
+function isFields(value: unknown): value is Fields {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What the branch says of a run that ended on an error, under its newest human message. */
+export interface LimitRun {
+  /** The run's final provider error: the newest assistant message under the message, when it errored. */
+  readonly error: { readonly message: unknown; readonly atMs: number | undefined } | undefined;
+  /**
+   * Minutes of each `limit-wait` that waited under the message, oldest first; `undefined` for a record
+   * too damaged to read (the plan counts the backoff step it would have been). A wait that was not
+   * started (the loop gave up) has neither `resumeAt` nor `waitMinutes` and is not a wait.
+   */
+  readonly prior: readonly (number | undefined)[];
+}
+
+/** A `limit-wait` record that scheduled a wait (it has `resumeAt` or `waitMinutes`). */
+function waited(data: Fields): boolean {
+  const has = (key: string): boolean => key in data && data[key] !== undefined && data[key] !== null;
+  return has("resumeAt") || has("waitMinutes");
+}
+
+/**
+ * Reads the branch back to its newest human message: the newest assistant message (the run's last
+ * reply; pi's retries leave several errored ones, the newest decides) and the waits recorded since.
+ * Malformed entries are skipped. Never throws.
+ */
+export function readLimitRun(branch: readonly unknown[]): LimitRun {
+  let error: LimitRun["error"];
+  let sawReply = false;
+  const prior: (number | undefined)[] = [];
+  for (let index = branch.length - 1; index >= 0; index -= 1) {
+    const entry = branch[index];
+    if (!isFields(entry)) continue;
+    if (entry.type === "message" && isFields(entry.message)) {
+      const message = entry.message;
+      if (message.role === "user") break;
+      if (message.role === "assistant" && !sawReply) {
+        sawReply = true;
+        if (message.stopReason === "error") error = { message: message.errorMessage, atMs: parseTime(message.timestamp) ?? parseTime(entry.timestamp) };
+      }
+      continue;
+    }
+    if (entry.type === "custom" && entry.customType === STOP_TYPE && isFields(entry.data) && entry.data.kind === "limit-wait" && waited(entry.data)) {
+      prior.unshift(priorWaitMinutes(entry.data, entry.timestamp));
+    }
+  }
+  return { error, prior };
+}
+
+export interface LimitStopInput {
+  /** The stop the run ends with as `decide()` left it. */
+  readonly pending: PendingStop;
+  readonly run: LimitRun;
+  /** `maxLimitWaitMinutes`. */
+  readonly capMinutes: number;
+  /** The clock's reading now, epoch ms. */
+  readonly nowMs: number;
+  /** A timer can continue the run (TUI and RPC); in print and JSON mode the process exits instead. */
+  readonly timer: boolean;
+}
+
+/**
+ * The stop a run that ended on a provider error really ends with: an error that is a limit that resets,
+ * with tasks open, is a `limit-wait` — waiting until the plan's time, or given up when the waits under
+ * this message would pass `maxLimitWaitMinutes`; a quota or billing error, any other error, an abort,
+ * or the rule turned off (`0`) leave the `outcome` stop as it was.
+ */
+export function limitStop(input: LimitStopInput): PendingStop {
+  const { pending, run } = input;
+  const reason = pending.reason;
+  if (reason.kind !== "outcome" || reason.outcome !== "error" || pending.open <= 0 || run.error === undefined) return pending;
+  const limit = classifyLimit(run.error.message, run.error.atMs);
+  if (limit.kind !== "limit") return pending;
+  const prior = run.prior.map((minutes) => minutes ?? Number.NaN);
+  const plan = planLimitWait({ limit, prior, capMinutes: input.capMinutes, nowMs: input.nowMs });
+  const atMs = input.nowMs;
+  let next: LimitWaitReason;
+  switch (plan.kind) {
+    case "off":
+      return pending;
+    case "wait":
+      next = { kind: "limit-wait", state: "waiting", resumeAtMs: plan.resumeAtMs, waitMinutes: plan.waitMinutes, atMs, first: prior.length === 0, timer: input.timer };
+      // A later wait under the same message is no news for the person: it notifies nothing.
+      return { reason: next, open: pending.open, level: next.first ? "warning" : "info" };
+    case "exhausted":
+      next = { kind: "limit-wait", state: "gave-up", why: plan.why, capMinutes: plan.capMinutes, atMs, ...(plan.resetAtMs === undefined ? {} : { resetAtMs: plan.resetAtMs }) };
+      return { reason: next, open: pending.open, level: "warning" };
+    default:
+      return pending;
+  }
+}
+
+/** The memory with its pending stop replaced by `limitStop`'s (shown as `last` too, for the footer). */
+export function withLimitStop(memory: Memory, input: Omit<LimitStopInput, "pending">): Memory {
+  if (memory.pending === undefined) return memory;
+  const pending = limitStop({ ...input, pending: memory.pending });
+  return pending === memory.pending ? memory : { ...memory, pending, last: pending.reason };
+}
+
+/**
+ * Whether a wait armed for `resumeAt` (the record's ISO time, as written) is still due when its timer fires: the
+ * branch still ends on that `limit-wait` record. A human message, a marker (a `/todoloop continue` run),
+ * any reply, another stop, or a `pause`, `reset` or `continue` after it cancels the wait; a `resume`
+ * (which lifts nothing here) and entries that say nothing of the run (model changes, labels, other
+ * extensions' entries, malformed lines) do not.
+ */
+export function wakeDue(branch: readonly unknown[], resumeAt: unknown): boolean {
+  for (let index = branch.length - 1; index >= 0; index -= 1) {
+    const entry = branch[index];
+    if (!isFields(entry)) continue;
+    if (entry.type === "message") {
+      if (!isFields(entry.message)) continue;
+      const role = entry.message.role;
+      if (role === "user" || role === "assistant" || role === "toolResult") return false;
+      continue;
+    }
+    if (entry.type === "custom_message") {
+      if (entry.customType === MARKER_TYPE) return false;
+      continue;
+    }
+    if (entry.type !== "custom") continue;
+    if (entry.customType === CONTROL_TYPE) {
+      if (isFields(entry.data) && entry.data.action === "resume") continue;
+      return false;
+    }
+    if (entry.customType === STOP_TYPE) {
+      return isFields(entry.data) && entry.data.kind === "limit-wait" && entry.data.resumeAt === resumeAt;
+    }
+  }
+  return false;
+}
+
+/** What the wake reads besides the memory. */
+export interface WakeFacts {
+  readonly list: ListState;
+  readonly limits: Limits;
+  /** Spend since the message, minutes counted to now (the time limit counts the wait). */
+  readonly spend: DecideInput["spend"];
+  readonly tools: ToolFacts;
+  readonly killSwitch: boolean;
+}
+
+export type Wake =
+  /** One continuation: the marker to send (a round; the counters kept). */
+  | { readonly kind: "continue"; readonly memory: Memory; readonly marker: MarkerDraft }
+  /** No continuation: a stop to announce and record as a run's end is (`memory.pending`). */
+  | { readonly kind: "stop"; readonly memory: Memory }
+  /** Nothing to do: the loop is off, paused or waiting for the person, or no task is open. */
+  | { readonly kind: "none"; readonly why: "kill-switch" | "paused" | "waiting" | "nothing-open" };
+
+/**
+ * The wake at a wait's time (SPEC §4.20): one continuation that counts as a round, when no limit
+ * stands in the way — every limit applies, the time limit counting the wait. A list that went out of
+ * date, or a todo tool no longer active, stops as at any settle.
+ */
+export function limitWake(memory: Memory, facts: WakeFacts): Wake {
+  if (facts.killSwitch) return { kind: "none", why: "kill-switch" };
+  if (memory.paused) return { kind: "none", why: "paused" };
+  if (memory.waiting !== undefined) return { kind: "none", why: "waiting" };
+  const { list } = facts;
+  const stop = (reason: Reason, open: number): Wake => ({
+    kind: "stop",
+    memory: { ...memory, hadWork: true, last: reason, pending: { reason, open, level: "warning" } },
+  });
+  if (list.kind === "out-of-date") return list.open > 0 ? stop({ kind: "out-of-date", why: list.why }, list.open) : { kind: "none", why: "nothing-open" };
+  if (list.kind !== "list" || list.open === 0) return { kind: "none", why: "nothing-open" };
+  if (list.tool !== undefined && !toolReachable(list.tool, facts.tools)) return stop({ kind: "out-of-reach", tool: list.tool, open: list.open }, list.open);
+  const limit = limitReached(memory, facts.limits, facts.spend, list.open);
+  if (limit) return stop(limit, list.open);
+  const round = memory.round + 1;
+  const next: Memory = {
+    ...memory,
+    round,
+    hadWork: true,
+    announced: [],
+    pending: undefined,
+    last: { kind: "continuing", open: list.open, round, maxRounds: facts.limits.maxRounds },
+  };
+  return { kind: "continue", memory: next, marker: markerFor(next, list, facts.limits, false) };
+}

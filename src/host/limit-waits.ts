@@ -1,0 +1,335 @@
+/**
+ * Waiting out a usage limit and picking up a run that died with pi (SPEC §4.20, §4.21), wired:
+ * - at `agent_settled`, a run that ended on a limit error becomes a `limit-wait` stop (`limitAtSettle`),
+ *   and its record arms a timer (`recordAtSettle`; TUI and RPC) that continues the run once at its time;
+ * - the timer is cancelled by a human message, `/new` and the session's end; when it fires it checks
+ *   the branch (a pause, a reset, a `continue` or a reply since cancel it), the kill switch, the pause,
+ *   `workflow:mutex:v1`, and every limit (`limitWake`);
+ * - at `session_start` of a resumed session it asks whether to continue a run that died (TUI: a dialog,
+ *   RPC: a notify), or arms a wait still to come again (`decideResume`);
+ * - SIGTERM and SIGHUP are watched (one listener per process, removed at the session's end) so that the
+ *   abort pi makes while shutting down is recorded with `shutdown: true`: a death, not the person's Escape.
+ * The rules are in `core/limit-stop.ts`, `core/resume.ts` and `core/limit-wait.ts`; the words in `text.ts`.
+ */
+import { configPath, killSwitch } from "../io/paths.ts";
+import { applyCommand, settle } from "../loop.ts";
+import type { Config, Memory, Reason, StopRecord } from "../core/types.ts";
+import type { ContextLike } from "../core/pi-shapes.ts";
+import { isRecord } from "../core/record.ts";
+import { limitWake, readLimitRun, wakeDue, withLimitStop } from "../core/limit-stop.ts";
+import { parseTime } from "../core/limit-wait.ts";
+import { decideResume, readTail, RESUME_CONFIRM_TIMEOUT_MS, resumeChannel } from "../core/resume.ts";
+import type { ResumeDecision } from "../core/resume.ts";
+import { commandReplyText, describeNotice, describeReason, RESUME_TITLE, resumeNotice, resumeQuestion } from "../core/text.ts";
+import { CONTROL_TYPE, STOP_TYPE } from "../state.ts";
+import { commandFacts, minutesSince } from "./command.ts";
+import { markerMessage, transcriptShown } from "./runtime.ts";
+import type { Runtime, SessionState } from "./runtime.ts";
+
+/** The longest a timer may be set for in one go (Node's limit is 2^31-1 ms; no wait is longer than a day). */
+const MAX_TIMER_MS = 2_000_000_000;
+
+interface Armed {
+  readonly timer: ReturnType<typeof setTimeout>;
+  /** The record's `resumeAt`, as written: the wake is due only while the branch still ends on that record. */
+  readonly resumeAt: unknown;
+}
+
+/** The armed waits, by session (pi gives every extension of a session the same `sessionManager` object). */
+const armed = new Map<object, Armed>();
+
+function keyOf(ctx: ContextLike): object | undefined {
+  try {
+    const manager: unknown = ctx.sessionManager;
+    return typeof manager === "object" && manager !== null ? manager : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Cancels the session's wait, if one is armed (the record stays on the branch). */
+export function cancelLimitWait(ctx: ContextLike): void {
+  const key = keyOf(ctx);
+  const current = key && armed.get(key);
+  if (!key || !current) return;
+  clearTimeout(current.timer);
+  armed.delete(key);
+}
+
+/** Whether a wait is armed for the session (for tests and `/todoloop`). */
+export function limitWaitArmed(ctx: ContextLike): boolean {
+  const key = keyOf(ctx);
+  return key !== undefined && armed.has(key);
+}
+
+function timerMode(ctx: ContextLike): boolean {
+  return ctx.mode === "tui" || ctx.mode === "rpc";
+}
+
+function arm(runtime: Runtime, ctx: ContextLike, resumeAt: unknown, resumeAtMs: number): void {
+  const key = keyOf(ctx);
+  if (!key || !timerMode(ctx)) return;
+  cancelLimitWait(ctx);
+  const delay = Math.min(Math.max(0, resumeAtMs - Date.now()), MAX_TIMER_MS);
+  const timer = setTimeout(() => {
+    if (armed.get(key)?.timer !== timer) return;
+    armed.delete(key);
+    wake(runtime, ctx, resumeAt);
+  }, delay);
+  // A wait never keeps pi running: it only continues a pi that is still there.
+  timer.unref();
+  armed.set(key, { timer, resumeAt });
+}
+
+// ---- the run's end ------------------------------------------------------------------------------
+
+/**
+ * At `agent_settled`, before the stop is settled: a run that ended on a usage or rate limit with tasks
+ * open ends as a `limit-wait` instead of an error (SPEC §4.20). Reads the branch only when the pending
+ * stop is an error.
+ */
+export function limitAtSettle(ctx: ContextLike, memory: Memory, config: Config): Memory {
+  const pending = memory.pending;
+  if (pending === undefined || pending.reason.kind !== "outcome" || pending.reason.outcome !== "error") return memory;
+  let branch: readonly unknown[];
+  try {
+    branch = ctx.sessionManager.getBranch();
+  } catch {
+    return memory;
+  }
+  return withLimitStop(memory, { run: readLimitRun(branch), capMinutes: config.maxLimitWaitMinutes, nowMs: Date.now(), timer: timerMode(ctx) });
+}
+
+/**
+ * The stop record about to be appended at `agent_settled`: an abort pi made while shutting down on a
+ * signal is marked `shutdown: true` (a resumed session asks about it); a `limit-wait` that waits arms its
+ * timer (TUI and RPC).
+ */
+export function recordAtSettle(runtime: Runtime, ctx: ContextLike, record: StopRecord, ended: Reason | undefined): StopRecord {
+  if (ended?.kind === "outcome" && ended.outcome === "aborted" && shutdownSignalled()) {
+    return { ...record, shutdown: true };
+  }
+  if (record.kind === "limit-wait" && record.resumeAt !== undefined) {
+    const at = parseTime(record.resumeAt);
+    if (at !== undefined) arm(runtime, ctx, record.resumeAt, at);
+  }
+  return record;
+}
+
+// ---- the wake ------------------------------------------------------------------------------------
+
+/** What a wait does at its time: one continuation, unless something since says otherwise. Never throws. */
+function wake(runtime: Runtime, ctx: ContextLike, resumeAt: unknown): void {
+  try {
+    if (runtime.conduct(ctx) === "off" || killSwitch(ctx.cwd)) return;
+    if (!wakeDue(ctx.sessionManager.getBranch(), resumeAt)) return;
+    // A run is going (the person's, another extension's): it ends by itself and is decided then.
+    if (typeof ctx.isIdle === "function" && !ctx.isIdle()) return;
+    const session = runtime.sessionOf(ctx);
+    runtime.readControls(ctx, session);
+    const facts = runtime.gather(ctx);
+    // Every automatic continuation asks first whether another workflow drives the session (SPEC §4.19).
+    if (runtime.workflow.otherDrives(ctx)) {
+      session.memory = { ...facts.memory, last: { kind: "other-workflow" } };
+      runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
+      return;
+    }
+    const spend = { ...facts.spend, minutes: minutesSince(facts.snapshot.anchorTime, Date.now()) };
+    const result = limitWake(facts.memory, { list: facts.list, limits: facts.config, spend, tools: facts.tools, killSwitch: false });
+    session.memory = result.kind === "none" ? facts.memory : result.memory;
+    if (result.kind === "stop") return settleNow(runtime, ctx, session, facts.config);
+    runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
+    if (result.kind !== "continue") return;
+    runtime.pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
+    runtime.workflow.hold(ctx);
+  } catch (error) {
+    runtime.failed(ctx, "the usage-limit wait", error);
+  }
+}
+
+/** A stop decided at the wake (a limit reached meanwhile): recorded and announced as a run's end is. */
+function settleNow(runtime: Runtime, ctx: ContextLike, session: SessionState, config: Config): void {
+  const memory = session.memory;
+  if (!memory?.pending) return;
+  const ended = memory.pending.reason;
+  const settled = settle(memory, transcriptShown(ctx, config), describeReason);
+  session.memory = settled.memory;
+  if (settled.record) runtime.pi.appendEntry(STOP_TYPE, settled.record);
+  if (settled.notice) {
+    const { message, type } = describeNotice(settled.notice, configPath());
+    runtime.notify(ctx, message, type);
+  }
+  const after = runtime.gather(ctx);
+  runtime.showFooter(ctx, session, runtime.footerFor(after, settled.memory));
+  void runtime.reach.settled(ctx, config, { ended, record: settled.record, total: after.snapshot.list?.tasks.length ?? 0 });
+}
+
+// ---- resumed sessions ----------------------------------------------------------------------------
+
+/** `/todoloop continue`, as the command does it: one control record, one marker when the agent is idle. */
+function continueNow(runtime: Runtime, ctx: ContextLike): void {
+  const session = runtime.sessionOf(ctx);
+  runtime.readControls(ctx, session);
+  const facts = runtime.gather(ctx);
+  const idle = typeof ctx.isIdle === "function" ? ctx.isIdle() : true;
+  const result = applyCommand(facts.memory, "continue", { ...commandFacts(facts), idle });
+  session.memory = result.memory;
+  if (result.record) {
+    runtime.pi.appendEntry(CONTROL_TYPE, { v: 1, action: "continue", anchor: facts.memory.anchor });
+    session.paused = result.memory.paused;
+  }
+  const open = facts.list.kind === "list" ? facts.list.open : 0;
+  runtime.notify(ctx, commandReplyText(result.reply, { idle, open }), result.reply.kind === "cannot-continue" ? "warning" : "info");
+  runtime.showFooter(ctx, session, runtime.footerFor(facts, result.memory));
+  if (result.marker) {
+    runtime.pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
+    runtime.workflow.hold(ctx);
+  }
+}
+
+/** The dialog (TUI): 60 s, no answer is no; yes is `/todoloop continue`. */
+async function askToContinue(runtime: Runtime, ctx: ContextLike, decision: Extract<ResumeDecision, { kind: "ask" }>): Promise<void> {
+  let yes = false;
+  try {
+    yes = (await ctx.ui.confirm?.(RESUME_TITLE, resumeQuestion(decision), { timeout: RESUME_CONFIRM_TIMEOUT_MS })) === true;
+  } catch {
+    return;
+  }
+  if (!yes) return;
+  try {
+    // The person may have switched the loop off or paused it while the dialog was open.
+    if (killSwitch(ctx.cwd)) return;
+    continueNow(runtime, ctx);
+  } catch (error) {
+    runtime.failed(ctx, "continuing the last run", error);
+  }
+}
+
+function sessionIdOf(ctx: ContextLike): string {
+  try {
+    return ctx.sessionManager.getSessionId?.() ?? "";
+  } catch {
+    return "";
+  }
+}
+
+export function registerLimitWaits(runtime: Runtime): void {
+  const { pi } = runtime;
+  /** Sessions this instance already asked about: pi 1.5.2 over RPC fires `session_start` twice. */
+  const asked = new Set<string>();
+
+  async function onSessionStart(reason: unknown, ctx: ContextLike): Promise<void> {
+    watchSignals();
+    // A child session asks nobody and waits for nothing: its parent decides (SPEC §4.18).
+    if (runtime.conduct(ctx) !== "normal" || !timerMode(ctx)) return;
+    const tail = readTail(ctx.sessionManager.getBranch());
+    const session = runtime.sessionOf(ctx);
+    if (session.paused === undefined) runtime.readControls(ctx, session);
+    const facts = runtime.gather(ctx);
+    const list = facts.list;
+    const decision = decideResume({
+      reason,
+      tail,
+      open: list.kind === "list" ? list.open : 0,
+      total: list.kind === "list" ? list.total : 0,
+      paused: facts.memory.paused,
+      killSwitch: facts.killSwitch !== undefined,
+      nowMs: Date.now(),
+    });
+    const channel = resumeChannel(decision, ctx.mode);
+    if (decision.kind === "rearm" && channel === "timer") {
+      arm(runtime, ctx, tail.stop?.resumeAt, decision.resumeAtMs);
+      const now = Date.now();
+      session.memory = { ...facts.memory, last: { kind: "limit-wait", state: "waiting", resumeAtMs: decision.resumeAtMs, waitMinutes: (decision.resumeAtMs - now) / 60_000, atMs: now, first: false, timer: true } };
+      runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory), true);
+      return;
+    }
+    if (decision.kind !== "ask" || channel === "none") return;
+    const id = sessionIdOf(ctx);
+    if (asked.has(id)) return;
+    asked.add(id);
+    if (channel === "notify") runtime.notify(ctx, resumeNotice(decision), "info");
+    // Not awaited: the dialog must not hold pi's start or the other extensions' handlers.
+    else void askToContinue(runtime, ctx, decision);
+  }
+
+  pi.on("session_start", async (event, ctx) => {
+    try {
+      await onSessionStart(isRecord(event) ? event.reason : undefined, ctx);
+    } catch (error) {
+      runtime.failed(ctx, "session_start", error);
+    }
+  });
+
+  // A human message cancels the wait: the person is there and decides.
+  pi.on("message_start", async (event, ctx) => {
+    try {
+      if (isRecord(event) && isRecord(event.message) && event.message.role === "user") cancelLimitWait(ctx);
+    } catch {
+      // Nothing to cancel.
+    }
+  });
+
+  // `/new`, a switch, a reload, quitting: the wait belonged to this session and this instance.
+  pi.on("session_shutdown", async (_event, ctx) => {
+    try {
+      cancelLimitWait(ctx);
+      // A child session's end leaves the process's watch to the session that started it.
+      if (runtime.conduct(ctx) === "normal") unwatchSignals();
+    } catch {
+      // A session that ends cannot be helped by an error.
+    }
+  });
+}
+
+// ---- SIGTERM and SIGHUP --------------------------------------------------------------------------
+
+const SIGNALS = ["SIGTERM", "SIGHUP"] as const;
+const WATCH_KEY = Symbol.for("pi-todo-loop.shutdown-signals");
+
+interface SignalWatch {
+  /** A SIGTERM or SIGHUP arrived: pi is shutting down, and the abort it makes is not the person's. */
+  signalled: boolean;
+  listener: ((signal: NodeJS.Signals) => void) | undefined;
+}
+
+function signalWatch(): SignalWatch {
+  const holder = globalThis as { [WATCH_KEY]?: SignalWatch };
+  holder[WATCH_KEY] ??= { signalled: false, listener: undefined };
+  return holder[WATCH_KEY];
+}
+
+function shutdownSignalled(): boolean {
+  return signalWatch().signalled;
+}
+
+/**
+ * One listener per process for SIGTERM and SIGHUP. It only takes note: pi's own listeners shut pi down
+ * (they abort the run, then end the session). Should pi have none, the listener gives the signal its
+ * default effect back, so that listening never keeps a process alive.
+ */
+function watchSignals(): void {
+  const watch = signalWatch();
+  if (watch.listener !== undefined) return;
+  const listener = (signal: NodeJS.Signals): void => {
+    watch.signalled = true;
+    if (process.listenerCount(signal) <= 1) {
+      unwatchSignals();
+      process.kill(process.pid, signal);
+    }
+  };
+  watch.listener = listener;
+  try {
+    for (const signal of SIGNALS) process.on(signal, listener);
+  } catch {
+    // A platform without these signals: nothing to watch.
+  }
+}
+
+function unwatchSignals(): void {
+  const watch = signalWatch();
+  const listener = watch.listener;
+  if (listener === undefined) return;
+  watch.listener = undefined;
+  for (const signal of SIGNALS) process.off(signal, listener);
+}
