@@ -6,7 +6,7 @@
 import { TOOL_TABLE } from "../src/sources/index.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { callPart, canonicalJson, foldFingerprint, hashText, readKey, textPart } from "../src/core/fingerprint.ts";
+import { callPart, callResultPart, canonicalJson, foldFingerprint, hashText, readKey, resultHash, textPart } from "../src/core/fingerprint.ts";
 import { EMPTY_TRACK, MAX_READ_KEYS, trackAssistant, trackHumanMessage, trackResult } from "../src/core/reply.ts";
 import type { ReplyTrack } from "../src/core/reply.ts";
 
@@ -62,7 +62,7 @@ test("canonicalJson: nesting is followed 64 levels deep, the 65th is a placehold
 });
 
 test("reply: a new message starts from the empty track", () => {
-  assert.deepEqual(trackHumanMessage(), { progress: false, running: "", calls: [], readKeys: [], todoSeen: null, last: undefined });
+  assert.deepEqual(trackHumanMessage(), { progress: false, running: "", calls: [], readKeys: [], runKeys: [], todoSeen: null, last: undefined });
   assert.deepEqual(EMPTY_TRACK.calls, []);
   assert.deepEqual(EMPTY_TRACK.readKeys, []);
 });
@@ -81,7 +81,7 @@ test("reply: a result is a failure when isError, details.error (not null or fals
   ];
   for (const [extra, failed] of rows) {
     const track = trackResult(TOOL_TABLE, trackAssistant(EMPTY_TRACK, calling({ id: "c1", name: "bash", arguments: {} })), result("c1", "bash", extra));
-    assert.equal(track.running, foldFingerprint("", callPart("bash", {}, failed)), JSON.stringify(extra));
+    assert.equal(track.running, foldFingerprint("", callResultPart("bash", {}, failed, resultHash([], failed))), JSON.stringify(extra));
   }
   const failedEdit = trackResult(TOOL_TABLE, trackAssistant(EMPTY_TRACK, calling({ id: "e", name: "edit", arguments: { path: "a" } })), result("e", "edit", { details: { success: false } }));
   assert.equal(failedEdit.progress, false, "a failed edit changed nothing");
@@ -120,12 +120,12 @@ test("reply: a result matched to no call (no id, an empty or unknown id) is prog
   for (const id of ["", undefined, 5, "zz"]) {
     const next = trackResult(TOOL_TABLE, pending, result(id, "read"));
     assert.equal(next.progress, true, String(id));
-    assert.equal(next.running, foldFingerprint("", callPart("read", "?", false)), String(id));
+    assert.equal(next.running, foldFingerprint("", callResultPart("read", "?", false, resultHash([], false))), String(id));
   }
   const nameless = trackResult(TOOL_TABLE, pending, { role: "toolResult", toolCallId: "zz", content: [] });
-  assert.equal(nameless.running, foldFingerprint("", callPart("", "?", false)));
+  assert.equal(nameless.running, foldFingerprint("", callResultPart("", "?", false, resultHash([], false))));
   const matched = trackResult(TOOL_TABLE, pending, result("c1", "read"));
-  assert.equal(matched.running, foldFingerprint("", callPart("read", {}, false)));
+  assert.equal(matched.running, foldFingerprint("", callResultPart("read", {}, false, resultHash([], false))));
 });
 
 test("reply: read keys are capped per message, the oldest going first", () => {

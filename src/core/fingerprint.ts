@@ -82,6 +82,24 @@ export function textPart(texts: readonly string[]): string {
   return `text\u0000${texts.join(" ").replace(/\s+/g, " ").trim()}`;
 }
 
+/**
+ * A hash of what a call gave back (SPEC §4.10, 0.4: progress is new information): its content and its
+ * error flag. Two results with the same hash told the agent the same thing.
+ */
+export function resultHash(content: unknown, failed: boolean): string {
+  return hashText(`${failed ? "error" : "ok"}\u0000${canonicalJson(content)}`);
+}
+
+/** The fingerprint part of one call and its result (0.4): the call's part, then its result's hash. */
+export function callResultPart(name: string, args: unknown, failed: boolean, result: string): string {
+  return `${callPart(name, args, failed)}\u0000result\u0000${result}`;
+}
+
+/** The key of one run of a call: the tool, its canonical arguments and its result's hash (the same key again is a re-run). */
+export function runKey(name: string, args: unknown, result: string): string {
+  return hashText(`${name}\u0000${canonicalJson(args)}\u0000${result}`);
+}
+
 /** The key of what a read-only call read: the tool and its canonical arguments (another path, pattern or id is another key). */
 export function readKey(name: string, args: unknown): string {
   return hashText(`${name}\u0000${canonicalJson(args)}`);

@@ -7,14 +7,14 @@
  */
 import type { UnknownRecord } from "./record.ts";
 import { isRecord } from "./record.ts";
-import { callPart, foldFingerprint, readKey, textPart } from "./fingerprint.ts";
+import { callResultPart, canonicalJson, foldFingerprint, readKey, resultHash, runKey, textPart } from "./fingerprint.ts";
 import type { ToolTable } from "./tools.ts";
 
 /** What a finished reply says to the brakes. */
 export interface ReplyFacts {
   /** The list changed through a call, a call that is not known to only read ran, or a read read something new. */
   readonly progress: boolean;
-  /** Hash of the reply's final text and of every tool call's name, canonical arguments and error flag, in order. */
+  /** Hash of the reply's final text and of every tool call's name, canonical arguments, error flag and result hash, in order. */
   readonly fingerprint: string;
 }
 
@@ -33,13 +33,18 @@ export interface ReplyTrack {
   readonly calls: readonly PendingCall[];
   /** Keys of what read-only calls read under the current human message (bounded: the oldest go first). */
   readonly readKeys: readonly string[];
+  /**
+   * Keys of the other calls' runs under the current human message — tool, canonical arguments and result
+   * hash (bounded like the read keys): the same key again is a re-run, not progress (0.4).
+   */
+  readonly runKeys: readonly string[];
   /** Signature of the list as the agent's newest successful todo call under this message left it; null before any. */
   readonly todoSeen: string | null;
   /** The reply closed by the newest assistant message, when that message ended a reply (no tool call). */
   readonly last: ReplyFacts | undefined;
 }
 
-export const EMPTY_TRACK: ReplyTrack = { progress: false, running: "", calls: [], readKeys: [], todoSeen: null, last: undefined };
+export const EMPTY_TRACK: ReplyTrack = { progress: false, running: "", calls: [], readKeys: [], runKeys: [], todoSeen: null, last: undefined };
 
 /** How many read keys one human message keeps: enough for a long investigation, O(1) in session length. */
 export const MAX_READ_KEYS = 512;
@@ -88,6 +93,22 @@ function toolCalls(message: UnknownRecord): PendingCall[] {
   return calls;
 }
 
+/** Argument names that point a todo tool's read at one task (`get` by id): another id read is exploring. */
+const TASK_TARGETS: ReadonlySet<string> = new Set(["id", "ids", "taskid", "task_id", "taskids", "task_ids", "todoid", "todo_id", "index", "number"]);
+
+/** What a todo read points at (its id arguments, canonical), or undefined for a read of the whole list. */
+function todoTarget(args: unknown): string | undefined {
+  if (!isRecord(args)) return undefined;
+  const picked: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) if (TASK_TARGETS.has(key.toLowerCase()) && value !== undefined && value !== null) picked[key] = value;
+  return Object.keys(picked).length > 0 ? canonicalJson(picked) : undefined;
+}
+
+/** Adds a key to a bounded list, the oldest going first. */
+function remember(keys: readonly string[], key: string): readonly string[] {
+  return keys.length >= MAX_READ_KEYS ? [...keys.slice(1), key] : [...keys, key];
+}
+
 /** A new human message: a new reply, and nothing read yet under it. */
 export function trackHumanMessage(): ReplyTrack {
   return EMPTY_TRACK;
@@ -115,27 +136,39 @@ export function trackResult(tools: ToolTable, track: ReplyTrack, message: Unknow
   const id = message.toolCallId;
   const call = typeof id === "string" && id !== "" ? track.calls.find((pending) => pending.id === id) : undefined;
   const failed = failedResult(message);
+  const result = resultHash(message.content, failed);
   if (!call) {
     // A result whose call is not on the branch: the loop cannot tell what it did.
     const name = typeof message.toolName === "string" ? message.toolName : "";
-    return { ...track, progress: true, running: foldFingerprint(track.running, callPart(name, "?", failed)) };
+    return { ...track, progress: true, running: foldFingerprint(track.running, callResultPart(name, "?", failed, result)) };
   }
-  const running = foldFingerprint(track.running, callPart(call.name, call.args, failed));
+  // The result is part of the fingerprint (0.4): polling that gets a new answer each time is no repeat.
+  const running = foldFingerprint(track.running, callResultPart(call.name, call.args, failed, result));
   let progress: boolean;
   let readKeys = track.readKeys;
+  let runKeys = track.runKeys;
   const todo = tools.todoTools.has(call.name);
   if (call.name === "codemode") {
     progress = codemodeProgress(tools, message);
   } else if (todo && tools.readsOnly(call.name, call.args)) {
-    progress = !failed && track.todoSeen !== list;
+    // A changed list is news; so is a task read by an id not read before under this message (exploring).
+    const target = todoTarget(call.args);
+    const key = target === undefined ? undefined : readKey(call.name, target);
+    const explored = key !== undefined && !readKeys.includes(key);
+    if (explored && !failed) readKeys = remember(readKeys, key);
+    progress = !failed && (track.todoSeen !== list || explored);
   } else if (tools.readsOnly(call.name, call.args)) {
     const key = readKey(call.name, call.args);
     progress = !readKeys.includes(key);
-    if (progress) readKeys = readKeys.length >= MAX_READ_KEYS ? [...readKeys.slice(1), key] : [...readKeys, key];
+    if (progress) readKeys = remember(readKeys, key);
   } else {
-    // Anything else ran and may have changed something; a failed write or todo change changed nothing.
-    progress = !(failed && (WRITERS.has(call.name) || todo));
+    // Anything else ran and may have changed something; a failed write or todo change changed nothing,
+    // and the same call with the same result as before under this message is a re-run: nothing new (0.4).
+    const key = runKey(call.name, call.args, result);
+    const rerun = runKeys.includes(key);
+    if (!rerun) runKeys = remember(runKeys, key);
+    progress = !rerun && !(failed && (WRITERS.has(call.name) || todo));
   }
   const todoSeen = todo && !failed ? list : track.todoSeen;
-  return { ...track, progress: track.progress || progress, running, readKeys, todoSeen };
+  return { ...track, progress: track.progress || progress, running, readKeys, runKeys, todoSeen };
 }

@@ -174,12 +174,12 @@ test("the same reply three times in a row (the same failing command, the same wo
   assert.deepEqual(markerDetails(run.entries).map(counts), [
     { round: 1, hint: false, stuck: 0, repeats: 1 },
     { round: 2, hint: false, stuck: 0, repeats: 1 },
-    { round: 3, hint: true, stuck: 0, repeats: 2 },
-  ], "a failing command is progress, but the same reply again is a repeat");
+    { round: 3, hint: true, stuck: 1, repeats: 2 },
+  ], "the first run of a failing command is progress; the same run with the same result again is not (0.4), and the same reply again is a repeat");
   assert.deepEqual(stopData(run.entries), [{ v: 1, kind: "repeat", reason: REPEAT, round: 3, open: 2, anchor }]);
   assert.deepEqual(run.notifies, [{ message: `todo loop ${REPEAT}`, notifyType: "warning" }]);
   assert.match(run.status, /^the same reply in a row: 3 of 3$/m);
-  assert.match(run.status, /^replies in a row without progress: 0 of 5$/m);
+  assert.match(run.status, /^replies in a row without progress: 2 of 5$/m);
 });
 
 test("maxStuckReplies: 0 turns the no-progress brake off: seven replies that only re-read keep being continued until the list is clear", { timeout }, async (t) => {
