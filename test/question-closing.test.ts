@@ -72,6 +72,15 @@ test("asks: questions that speak to the person without a pronoun (ready, want, s
   ]);
 });
 
+test("asks: a question in its word order with its mark left out", () => {
+  asks([
+    [`${DONE} Do you want me to proceed with the deployment`, "Do you want me to proceed with the deployment"],
+    [`${DONE} Want me to go ahead with this plan`, "Want me to go ahead with this plan"],
+    [`${DONE} Should I also update the docs or leave them for now`, "Should I also update the docs or leave them for now"],
+  ]);
+  none([`${DONE} Should the server crash, it restarts itself.`, `${DONE} Do you want to know more? See the docs.`]);
+});
+
 test("asks: a question word speaks to the person only when it names them", () => {
   asks([
     [`${DONE} What do you think? I lean towards the first option.`, "What do you think?"],
@@ -407,6 +416,23 @@ test("awaits: the reply says it waits for the person's approval, decision or inp
     ["This depends on your decision about the schema.", "This depends on your decision about the schema."],
     ["Let me know once you've restarted the server.", "Let me know once you've restarted the server."],
     ["With your go-ahead I start the migration.", "With your go-ahead I start the migration."],
+    ["I'd recommend option B. Your call.", "Your call."],
+    ["Both approaches work. Up to you!", "Up to you!"],
+    ["I'll hold off on the migration until you give the word.", "I'll hold off on the migration until you give the word."],
+    ["Let me know your decision.", "Let me know your decision."],
+    ["Let me know once the deploy finishes.", "Let me know once the deploy finishes."],
+    ["Ping me when the build is green.", "Ping me when the build is green."],
+    ["I need two things from you:\n1. The API base URL\n2. A test account", "I need two things from you:"],
+    ["Blocked: I need the `STRIPE_KEY` value to run the payment tests.", "Blocked: I need the `STRIPE_KEY` value to run the payment tests."],
+  ]);
+  none([
+    "The choice of engine is up to the config: both work.",
+    "It's your call whether to enable caching later; both paths are tested.",
+    "You decide the port in `.env`; the default is 3000.",
+    "Let me know your thoughts!",
+    "Let me know when you need anything else.",
+    "I need to refactor the loader next, then the exporter.",
+    "Blocked requests now return 429.",
   ]);
 });
 

@@ -145,7 +145,9 @@ test("question: leading spaces of the line are not part of the question", () => 
 
 test("question: a question mark inside the line does not make it a question", () => {
   assert.equal(askedQuestion("Is it? It is."), undefined);
-  assert.equal(askedQuestion("Shall I go on?."), undefined);
+  assert.equal(askedQuestion("Is it?."), undefined);
+  // 0.4: a question in its word order asks the person whatever mark ends it.
+  assert.equal(askedQuestion("Shall I go on?."), "Shall I go on?.");
 });
 
 test("reply text: text blocks one per line; thinking and tool calls are not the reply", () => {

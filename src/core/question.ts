@@ -547,7 +547,7 @@ const GIVE_BACK = anyOf(
     /output|log|logs|error|errors|result|results|response|screenshot|screenshots|stack trace|stacktrace|traceback|content|contents|details|info|information|credentials|token|answer|feedback|decision|preference|preferences|choice|version|console|says|printed|shows/,
   )}`,
   `${whole(/add|attach|upload/)}${within(60)}${whole(/to the chat|to this chat|to our chat|to the conversation|to this conversation/)}`,
-  `${whole(/tell me|let me know|report back|reply with|answer with/)},?\\s*${whole(/which|whether|what|how|when|once|as soon as|where|who|the/)}`,
+  `${whole(/tell me|let me know|report back|reply with|answer with|ping me|notify me|message me/)},?\\s*${whole(/which|whether|what|how|when|once|as soon as|where|who|the/)}`,
   whole(/confirm|approve|decide|specify|clarify|report back/),
   `${whole(/choose|select|pick/)}\\s*${whole(
     /one|which|between|whether|an option|the option|your option|an approach|the approach|your approach|a variant|the variant|an alternative|the alternative|a plan|the plan|a name|the name|a version|the version|your preferred option|your preferred approach|from the options|from these options|from the choices|from these choices/,
@@ -619,7 +619,13 @@ const AWAITS = anyOf(
   whole(
     /after your approval|after your go-ahead|after your confirmation|after your ok|after your decision|after your answer|upon your approval|upon your confirmation|with your approval|with your go-ahead|with your permission|with your ok|pending your approval|pending your review|pending your confirmation|pending your decision/,
   ),
-  whole(/let me know once you|let me know when you|let me know as soon as you/),
+  whole(/let me know once|let me know as soon as|let me know when you've|let me know when you have|let me know when it|let me know when the/),
+  `${whole(/let me know|tell me/)}\\s+${whole(/your decision|your choice|your preference|your preferences|your answer|your pick|your call|your vote|your go-ahead/)}`,
+  `${whole(/until you|till you|until you've|until you have/)}\\s+${whole(/give the word|give me the word|give the go-ahead|give me the go-ahead|confirm|approve|decide|reply|answer|say so|say go|tell me|let me know|are ready|'re ready/)}`,
+  `${whole(/I need|I'll need|I will need|I'd need/)}${within(60)}${whole(/from you/)}`,
+  `${whole(/I need your|I'll need your|I will need your|I'm blocked|I am blocked|I'm stuck until|I am stuck until/)}`,
+  `^(?:${/blocked|waiting on you|waiting for you|input needed|needs your input|decision needed|action needed|action required/.source})\\s*[:：]`,
+  `^(?:${/your call|up to you|it's up to you|it's your call|that's your call|your choice|the choice is yours|you decide|you tell me|your pick/.source})[\\s.!]*$`,
   /等待您的|等待你的|等候您的|等您的|等你的|待您确认|待你确认|待您批准|待你批准|待您审核|待您决定|您确认后|你确认后|您批准后|你批准后|您同意后|你同意后/.source,
   `(?:${/承認|確認|返答|回答|判断|決定|指示|許可|承諾|返信|フィードバック/.source})をお?待(?:ち|っ)`,
   /承認待ち|指示待ち|判断待ち/.source,
@@ -673,7 +679,7 @@ const SLASH_COMMAND = /`\/[a-z][\w-]*`/u;
  */
 const OFFER = anyOf(
   whole(
-    /if you want|if you'd want|if you like|if you'd like|if you would like|if you prefer|if you'd prefer|if you wish|if you need|if you have|if you run into|if you encounter|if you see|if you hit|if you get|if you notice|if you spot|if you find|if you are interested|if you still|if needed|if necessary|if desired|if anything|if something|if any|if there is|if there are|if it fails|if it still fails|if it breaks|if it still breaks|if it doesn't|if it does not|if that doesn't|if errors|if error|if problems|if problem|if issues|if issue|if so|in case|should anything|should something|should it|should you|feel free|what you think|how it goes|how it went|how that goes|how this goes|how it feels|how it works for you|how that works for you/,
+    /if you want|if you'd want|if you like|if you'd like|if you would like|if you prefer|if you'd prefer|if you wish|if you need|if you have|if you run into|if you encounter|if you see|if you hit|if you get|if you notice|if you spot|if you find|if you are interested|if you still|if needed|if necessary|if desired|if anything|if something|if any|if there is|if there are|if it fails|if it still fails|if it breaks|if it still breaks|if it doesn't|if it does not|if that doesn't|if errors|if error|if problems|if problem|if issues|if issue|if so|in case|should anything|should something|should it|should you|when you need|whenever you need|when you want|whenever you want|feel free|what you think|how it goes|how it went|how that goes|how this goes|how it feels|how it works for you|how that works for you/,
   ),
   /如果|如有|如需|若|有问题|有任何问题|有其他问题|有疑问|有任何疑问|有需要|有任何需要|需要的话|的话|随时/.source,
   /あれば|なければ|たら|なら|場合|際は|もし|お気軽に|いつでも/.source,
@@ -706,8 +712,12 @@ const SECOND_PERSON = anyOf(
   whole(/you|your|yours|вы|вам|вас|ваш|ваша|ваше|ваши|вашего|ты|тебе|тебя|твой|твоя|твоё|твои|usted|tú|te|ti|tu|prefieres|quieres|du|dich|dir|dein|deine|sie|ihnen|vous|toi|votre|ton|ta/),
   /你|您|あなた/.source,
 );
+/** A question in its word order, with its mark left out (`Do you want me to deploy it`, `Should I also update the docs`). */
+const QUESTION_ORDER = anyOf(
+  `^${whole(/do you want|do you prefer|would you like|would you prefer|want me to|shall I|should I|shall we|should we|may I|can I go ahead|is it ok if I|is it okay if I/)}`,
+);
 /** A question that sets up what follows rather than asking (`What if you need JSON? Pass --json.`). */
-const HYPOTHETICAL = anyOf(`^${whole(/what if|what about|did you know|ever wondered|wondering/)}`);
+const HYPOTHETICAL = anyOf(`^${whole(/what if|what about|did you know|ever wondered|wondering|curious|want to know|do you want to know|want to learn|want more details|need more details|interested/)}`);
 /** The sentence after a question answers it: the agent decided itself (`Should I go on? I will.`). */
 const ANSWERED = anyOf(
   `^${whole(
@@ -756,6 +766,17 @@ function headingText(line: string): string | undefined {
 
 function bareHeading(text: string): string {
   return undecorated(text).replace(TRAILING, "").replace(/[\s:：.!！]+$/u, "").trim();
+}
+
+/**
+ * Whether a line holds no sentence to read: a markdown heading, or a colon line that names a turn (`Next
+ * steps:`); a colon line that says something (`I need two things from you:`) is prose.
+ */
+function skipped(line: string): boolean {
+  if (LABEL.exec(line) !== null) return false;
+  if (HEADING.test(line)) return headingText(line) !== undefined;
+  const heading = headingText(line);
+  return heading !== undefined && turnOf(heading) > 0;
 }
 
 /** How a heading hands the turn: 2 to the person, 1 to whoever takes the next steps, 0 not at all. */
@@ -822,7 +843,8 @@ function requestsAct(sentence: Sentence, next: Sentence | undefined): boolean {
 
 /** Whether the sentence asks (a question to the person) or requests; `after` follows a question, `next` a request. */
 function asks(sentence: Sentence, after: Sentence | undefined, next: Sentence | undefined): boolean {
-  return sentence.question ? asksPerson(sentence, after) : requestsAct(sentence, next);
+  if (sentence.question || (QUESTION_ORDER.test(sentence.masked) && !/[:：]$/u.test(sentence.masked))) return asksPerson(sentence, after);
+  return requestsAct(sentence, next);
 }
 
 /**
@@ -835,7 +857,7 @@ function proseOf(items: readonly Item[], from: number, to: number, turnFrom: num
   let budget = PROSE_CHARS;
   for (let index = to; index >= from && budget > 0; index -= 1) {
     const whole = lineAt(items, index);
-    if (whole === undefined || (headingText(whole) !== undefined && LABEL.exec(whole) === null)) continue;
+    if (whole === undefined || skipped(whole)) continue;
     const line = whole.slice(-Math.min(LINE_CHARS, budget));
     budget -= line.length;
     lines.push(sentencesOf(line, index, index >= turnFrom ? turn : 0));
