@@ -32,6 +32,8 @@ import {
   sessionEntries,
   stopData,
   TWO_TASKS,
+  footers,
+  withRpc,
 } from "./harness.ts";
 import type { Sandbox, ScriptStep } from "./harness.ts";
 
@@ -148,6 +150,20 @@ test("pi -p in a child with children \"off\": nothing at all — no marker, no s
   } finally {
     box.cleanup();
   }
+});
+
+test("RPC with PI_SUBAGENT_CHILD=1: the loop runs with no footer at all, and /todoloop names the rule that made the session a child", { timeout }, async (t) => {
+  await withRpc(t.signal, { script: IDLE_SCRIPT, config: { exitCode: 3 }, env: { PI_SUBAGENT_CHILD: "1" } }, async (box, rpc) => {
+    await rpc.prompt("Do the work");
+    const entries = await rpc.getEntries();
+    assert.equal(markers(entries).length, 2, "the loop continued");
+    assert.deepEqual(stopData(entries).map((data) => data.kind), ["idle"]);
+    assert.deepEqual(footers(rpc.statuses), [], "no footer, not even a clear");
+    const report = (await rpc.command("")).map((note) => note.message).join("\n");
+    assert.match(report, /^child session \(PI_SUBAGENT_CHILD=1\): quiet — no exit status, stderr line, notify command, terminal notification or footer; the todo-loop:stop event still fires$/m);
+    checkInvariants(box, { script: IDLE_SCRIPT, taskTexts: TWO_TASKS });
+    t.diagnostic(`RPC child: markers ${markers(entries).length}, footer updates ${footers(rpc.statuses).length}`);
+  });
 });
 
 /**
