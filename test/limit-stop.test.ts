@@ -296,3 +296,10 @@ test("maxLimitWaitMinutes: default 300, 0 turns it off, fractions allowed, ceili
     }, String(value));
   }
 });
+
+test("an abort pi made while shutting down on a signal reads as that, not as the person's Escape; its record says shutdown", () => {
+  assert.equal(describeReason({ kind: "outcome", outcome: "aborted", shutdown: true }), "stopped: pi was shut down during the run (SIGTERM or SIGHUP)");
+  assert.equal(describeReason({ kind: "outcome", outcome: "aborted" }), "stopped: you stopped it (Escape)");
+  assert.equal(needsPerson({ kind: "outcome", aborted: true }, "rpc"), false, "nobody to reach in a process that is ending");
+  assert.equal(needsPerson({ kind: "outcome", aborted: true }, "print"), true);
+});

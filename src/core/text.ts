@@ -99,7 +99,8 @@ export function describeReason(reason: Reason): string {
     case "repeat":
       return `stopped: the agent gave the same reply ${plural(reason.replies, "time")} in a row, ${plural(reason.open, "task")} still open; it may need you`;
     case "outcome":
-      return reason.outcome === "aborted" ? "stopped: you stopped it (Escape)" : `stopped: turn outcome was ${reason.outcome}`;
+      if (reason.outcome === "aborted") return reason.shutdown === true ? "stopped: pi was shut down during the run (SIGTERM or SIGHUP)" : "stopped: you stopped it (Escape)";
+      return `stopped: turn outcome was ${reason.outcome}`;
     case "paused":
       return "paused by user";
     case "resumed":

@@ -35,7 +35,8 @@ export type Reason =
       readonly stale: number;
     }
   | { readonly kind: "idle"; readonly replies: number; readonly open: number }
-  | { readonly kind: "outcome"; readonly outcome: Exclude<TurnOutcome, "completed"> }
+  /** `shutdown`: an abort pi made while shutting down on SIGTERM or SIGHUP, not the person's Escape (SPEC §4.21). */
+  | { readonly kind: "outcome"; readonly outcome: Exclude<TurnOutcome, "completed">; readonly shutdown?: boolean }
   | { readonly kind: "paused" }
   | { readonly kind: "resumed" }
   | { readonly kind: "reset" }

@@ -85,12 +85,19 @@ function arm(runtime: Runtime, ctx: ContextLike, resumeAt: unknown, resumeAtMs: 
 
 /**
  * At `agent_settled`, before the stop is settled: a run that ended on a usage or rate limit with tasks
- * open ends as a `limit-wait` instead of an error (SPEC §4.20). Reads the branch only when the pending
- * stop is an error.
+ * open ends as a `limit-wait` instead of an error (SPEC §4.20); an abort while pi shuts down on a signal
+ * is said to be one (§4.21). Reads the branch only when the pending stop is an error.
  */
 export function limitAtSettle(ctx: ContextLike, memory: Memory, config: Config): Memory {
   const pending = memory.pending;
-  if (pending === undefined || pending.reason.kind !== "outcome" || pending.reason.outcome !== "error") return memory;
+  if (pending === undefined || pending.reason.kind !== "outcome") return memory;
+  if (pending.reason.outcome === "aborted") {
+    // pi aborts the run itself when it shuts down on a signal: a death, not the person's Escape (SPEC §4.21).
+    if (!shutdownSignalled()) return memory;
+    const reason: Reason = { ...pending.reason, shutdown: true };
+    return { ...memory, pending: { ...pending, reason }, last: reason };
+  }
+  if (pending.reason.outcome !== "error") return memory;
   let branch: readonly unknown[];
   try {
     branch = ctx.sessionManager.getBranch();
@@ -106,7 +113,7 @@ export function limitAtSettle(ctx: ContextLike, memory: Memory, config: Config):
  * timer (TUI and RPC).
  */
 export function recordAtSettle(runtime: Runtime, ctx: ContextLike, record: StopRecord, ended: Reason | undefined): StopRecord {
-  if (ended?.kind === "outcome" && ended.outcome === "aborted" && shutdownSignalled()) {
+  if (ended?.kind === "outcome" && ended.shutdown === true) {
     return { ...record, shutdown: true };
   }
   if (record.kind === "limit-wait" && record.resumeAt !== undefined) {
