@@ -160,7 +160,9 @@ test("request: a request word counts as a whole word anywhere in its sentence, n
     "完成了，现在请提供日志。",
     "完了しました。ログを共有をお願いします。",
   ];
-  for (const reply of requests) assert.equal(askedQuestion(`Ok.\n${reply}`), reply, reply);
+  // 0.4: what is shown is the sentence that asks.
+  const asked = (reply: string): string => (reply.startsWith("完了しました。") ? reply.slice("完了しました。".length) : reply);
+  for (const reply of requests) assert.equal(askedQuestion(`Ok.\n${reply}`), asked(reply), reply);
   const inside = [
     "Ok, недобавьте ничего, пожалуйста.",
     "Ok, nocomparte nada.",
@@ -251,8 +253,9 @@ test("options: a question above a list speaks to the person in each language; a 
 });
 
 test("request: any sentence of the last line may be the request; a dot inside a word does not end a sentence", () => {
-  assert.equal(askedQuestion("Done.\nPlease share the log. I will look at it then."), "Please share the log. I will look at it then.");
-  assert.equal(askedQuestion("Done.\nI checked it. Please share the file config.json with me."), "I checked it. Please share the file config.json with me.");
+  // 0.4: what is shown is the sentence that asks, not its whole line.
+  assert.equal(askedQuestion("Done.\nPlease share the log. I will look at it then."), "Please share the log.");
+  assert.equal(askedQuestion("Done.\nI checked it. Please share the file config.json with me."), "Please share the file config.json with me.");
   assert.equal(askedQuestion("Done.\nIf it breaks, please share the log. Otherwise we are done."), undefined);
   assert.equal(askedQuestion("Done.\nログの共有お願いします。"), "ログの共有お願いします。");
 });
@@ -281,9 +284,9 @@ test("request and depends: spacing, commas and apostrophes as people type them, 
     "Please run it so that I can proceed.",
     "Please type /login, then I'll go on.",
     "Please enter the code before I continue.",
-    "If it breaks, tell me. Please share the log.",
   ];
   for (const reply of requests) assert.equal(askedQuestion(`Ok.\n${reply}`), reply, reply);
+  assert.equal(askedQuestion("Ok.\nIf it breaks, tell me. Please share the log."), "Please share the log.", "the sentence that asks, after one that opens with a condition");
   const none = [
     "Ok, пожалуйста, выберитель.",
     "Добавьтеся файл, пожалуйста.",

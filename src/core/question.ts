@@ -335,29 +335,6 @@ function asQuestion(line: string): string | undefined {
   return bare.replace(PARENTHETICAL, "").replace(TRAILING, "");
 }
 
-/** The sentences of a line (code spans and URLs already holes), trailing punctuation dropped. */
-function sentences(prose: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  const ends = /[.!?](?=\s)|[。！？]/gu;
-  for (let match = ends.exec(prose); match; match = ends.exec(prose)) {
-    out.push(prose.slice(start, match.index));
-    start = match.index + match[0].length;
-  }
-  out.push(prose.slice(start));
-  return out.map((sentence) => undecorated(sentence.replace(/[\s.!。！*_~)\]]+$/u, "")));
-}
-
-/**
- * The line as an explicit request to the person (`request` pattern): one of its sentences asks for what
- * only the person can give and does not open with a condition. Undefined when it is none.
- */
-function asRequest(line: string): string | undefined {
-  const bare = undecorated(line);
-  const asks = sentences(withoutCode(bare)).some((sentence) => !CONDITION.test(sentence) && REQUEST.test(sentence));
-  return asks ? bare.replace(TRAILING, "") : undefined;
-}
-
 function isTrailer(item: Item): boolean {
   if (item.kind === "code") return true;
   const line = item.text.trim();
@@ -413,7 +390,7 @@ function lastLineAsks(items: readonly Item[], last: number, line: string): strin
     const asked = asQuestion(above);
     if (asked !== undefined) return asked;
   }
-  return asRequest(line) ?? asOptions(items, last);
+  return asOptions(items, last);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -431,6 +408,8 @@ const QUOTATION = /(?:["“„«‹「『]|(?<![\p{L}\p{N}])['‘])[^"“”„�
 const SENTENCE_END = /[.!?؟][^\s\p{L}\p{N}]*(?=\s|$)|[。！？][^\s\p{L}\p{N}]*/gu;
 /** A markdown heading, a line of emphasis only, or `=== … ===`: its text in group 1. */
 const HEADING = /^\s*(?:#{1,6}\s+(.{1,80}?)\s*#*|(?:\*\*|__)([^*_]{1,80}?)(?:\*\*|__)|={2,}\s*(.{1,80}?)\s*={2,})\s*[:：]?\s*$/u;
+/** A heading by its marks: `#` or `===`. */
+const MARKDOWN_HEADING = /^\s*(?:#|==)/u;
 /** A label in emphasis with its colon that opens a line (`**Next step:** Run …`): the label in group 1, the rest in group 2. */
 const LABEL = /^\s*(?:[-*+•]\s+)?(?:\*\*|__)([^*_]{1,60}?)(?:[:：](?:\*\*|__)|(?:\*\*|__)[:：])\s+(\S.*)$/u;
 /** A short line of one phrase that ends in a colon (`Next steps:`): a heading over what follows. */
@@ -681,11 +660,11 @@ const OFFER = anyOf(
   whole(
     /if you want|if you'd want|if you like|if you'd like|if you would like|if you prefer|if you'd prefer|if you wish|if you need|if you have|if you run into|if you encounter|if you see|if you hit|if you get|if you notice|if you spot|if you find|if you are interested|if you still|if needed|if necessary|if desired|if anything|if something|if any|if there is|if there are|if it fails|if it still fails|if it breaks|if it still breaks|if it doesn't|if it does not|if that doesn't|if errors|if error|if problems|if problem|if issues|if issue|if so|in case|should anything|should something|should it|should you|when you need|whenever you need|when you want|whenever you want|feel free|what you think|how it goes|how it went|how that goes|how this goes|how it feels|how it works for you|how that works for you/,
   ),
-  /如果|如有|如需|若|有问题|有任何问题|有其他问题|有疑问|有任何疑问|有需要|有任何需要|需要的话|的话|随时/.source,
-  /あれば|なければ|たら|なら|場合|際は|もし|お気軽に|いつでも/.source,
-  whole(/если|в случае|при необходимости/),
+  /如有|如需|有问题|有任何问题|有其他问题|有疑问|有任何疑问|有需要|有任何需要|需要的话|随时|如果你需要|如果您需要|如果你想|如果您想|如果你愿意|如果您愿意|如果你希望|如果您希望/.source,
+  /お気軽に|いつでも|よろしければ|必要であれば|ご希望であれば/.source,
+  whole(/при необходимости|если понадобится|если нужно|если захотите|если хотите|если будут вопросы|не стесняйтесь/),
   whole(/si necesitas|si quieres|si tienes|si deseas|si te parece|si lo deseas|si hay|si algo|en caso|no dudes/),
-  whole(/wenn|falls|sollte|bei bedarf|gerne/),
+  whole(/bei bedarf|gerne|falls gewünscht|wenn du willst|wenn du möchtest|wenn du magst|wenn sie wollen|wenn sie möchten|falls du willst|falls du möchtest|falls sie wollen|falls sie möchten/),
   whole(/si vous avez|si tu as|si vous voulez|si tu veux|si vous souhaitez|si tu souhaites|si vous aimeriez|si vous rencontrez|si tu rencontres|si besoin|au besoin|en cas|n'hésitez|n’hésitez/),
 );
 /** A negation: `no need for your input`, `without your approval` — nothing is awaited. */
@@ -769,14 +748,13 @@ function bareHeading(text: string): string {
 }
 
 /**
- * Whether a line holds no sentence to read: a markdown heading, or a colon line that names a turn (`Next
- * steps:`); a colon line that says something (`I need two things from you:`) is prose.
+ * Whether a line holds no sentence to read: a `#` or `===` heading, or a line of emphasis or a colon line
+ * that names a turn (`Next steps:`); one that says something (`**Please confirm**`, `I need two things from
+ * you:`) is prose.
  */
 function skipped(line: string): boolean {
-  if (LABEL.exec(line) !== null) return false;
-  if (HEADING.test(line)) return headingText(line) !== undefined;
-  const heading = headingText(line);
-  return heading !== undefined && turnOf(heading) > 0;
+  const heading = LABEL.exec(line) === null ? headingText(line) : undefined;
+  return heading !== undefined && (MARKDOWN_HEADING.test(line) || turnOf(heading) > 0);
 }
 
 /** How a heading hands the turn: 2 to the person, 1 to whoever takes the next steps, 0 not at all. */
@@ -827,8 +805,11 @@ function asksPerson(sentence: Sentence, next: Sentence | undefined): boolean {
 /** Whether a sentence asks the person to act, to give something back, or says it waits for them. */
 function requestsAct(sentence: Sentence, next: Sentence | undefined): boolean {
   const text = sentence.masked;
-  if (CONDITION.test(text) || OFFER.test(text)) return false;
+  // An explicit request (0.3) is a sign-off only under a condition that opens the sentence; the looser forms
+  // below are under an offer or a condition anywhere in it.
+  if (CONDITION.test(text)) return false;
   if (REQUEST.test(text)) return true;
+  if (OFFER.test(text)) return false;
   if (AWAITS.test(text)) return !NEGATED.test(text);
   const verb = text.replace(LEAD_IN, "");
   const imperative = IMPERATIVE.test(verb);
