@@ -56,20 +56,20 @@ const GROUPS: Record<GroupName, { readonly label: string; readonly target: numbe
   support: { label: "config + text + sanitize", target: 90 },
 };
 
-const SOURCE_TESTS = ["test/sources.test.ts", "test/state.test.ts"];
+const SOURCE_TESTS = ["test/sources/*.test.ts", "test/state/*.test.ts"];
 /** The property tests that drive the whole extension through the fake pi (they pin index.ts and the handlers). */
 const ADAPTER_PROPERTIES = "^(kill switch|junk: turn_end|handlers:)";
 
 const TARGETS: readonly Target[] = [
   {
     file: "src/loop.ts",
-    tests: ["test/loop.test.ts", "test/property.test.ts", "test/verify-state.test.ts"],
+    tests: ["test/loop/*.test.ts", "test/property/*.test.ts", "test/verify-state.test.ts"],
     alone: ["test/host/boundary-context.test.ts"],
     group: "core",
     skipTests: ADAPTER_PROPERTIES,
   },
   { file: "src/core/question.ts", tests: ["test/question.test.ts", "test/question-requests.test.ts", "test/question-closing.test.ts"], group: "core" },
-  { file: "src/state.ts", tests: ["test/state.test.ts", "test/property.test.ts", "test/verify-state.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
+  { file: "src/state.ts", tests: ["test/state/*.test.ts", "test/property/*.test.ts", "test/verify-state.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
   { file: "src/sources/types.ts", tests: SOURCE_TESTS, group: "core" },
   { file: "src/sources/index.ts", tests: SOURCE_TESTS, group: "core" },
   { file: "src/sources/rpiv-todo.ts", tests: SOURCE_TESTS, group: "core" },
@@ -87,8 +87,8 @@ const TARGETS: readonly Target[] = [
   },
   { file: "src/core/sanitize.ts", tests: ["test/sanitize.test.ts"], group: "support", skipLines: /^const (?:LINE_BREAK|OTHER_BREAKS) = / },
   { file: "src/core/verify.ts", tests: ["test/verify.test.ts", "test/verify-state.test.ts"], group: "core" },
-  { file: "src/core/reply.ts", tests: ["test/fingerprint.test.ts", "test/state.test.ts", "test/property.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
-  { file: "src/core/fingerprint.ts", tests: ["test/fingerprint.test.ts", "test/state.test.ts", "test/property.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
+  { file: "src/core/reply.ts", tests: ["test/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
+  { file: "src/core/fingerprint.ts", tests: ["test/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
 ];
 
 /** Adapter files added under src/sources/ later are pinned like the others. */

@@ -5,7 +5,7 @@
  * under the leaf, move the leaf), and `forAll`, which runs a property over many seeded cases and names
  * the seed and the case in every failure.
  *
- * Reproduce a failure: `PROPERTY_SEED=<seed> node --test test/property.test.ts` runs just that case
+ * Reproduce a failure: `PROPERTY_SEED=<seed> node --test test/property/<file>.test.ts` runs just that case
  * first in every property. `PROPERTY_CASES=<n>` caps every property at n cases (mutation runs use it).
  */
 
