@@ -246,8 +246,17 @@ function nearBrake(count: number, max: number | null): boolean {
   return max !== null && max > 1 && count === max - 1;
 }
 
-/** The turn_end decision (SPEC §4, items 3–12). The kill switch is checked before this is called. */
+/**
+ * The turn_end decision (SPEC §4, items 3–12). The kill switch is checked before this is called. The
+ * memory says whether the run is ending here (a settle that did not continue): a `/todoloop continue`
+ * that arrives before pi settles is then kept for that moment, one that arrives mid-run is not (§7).
+ */
 export function decide(input: DecideInput): Decision {
+  const decision = decideTurn(input);
+  return { ...decision, memory: { ...decision.memory, ending: input.turn.toolResults === 0 && !decision.continue } };
+}
+
+function decideTurn(input: DecideInput): Decision {
   const { turn, list, limits } = input;
   const open = openOf(list);
   let memory = align(input.memory, input.branch, input.branchSwitched);
@@ -452,8 +461,14 @@ export function applyCommand(memory: Memory, command: Command, facts: CommandFac
       if (!stale && (list.kind !== "list" || list.open === 0)) {
         return { memory, reply: { kind: "cannot-continue", why: "nothing-open" }, record: false, marker: undefined };
       }
-      // Busy: the consent is kept for when pi settles, and the stop this run ends with is not dropped.
-      if (!facts.idle) return done({ ...liftWait({ ...memory, paused: false, adopted: true }), kept: memory.round }, { kind: "requested", started: false });
+      // Busy: a run winding down (it ended on a stop, pi has not settled yet) keeps the consent for when pi
+      // settles, and the stop it ends with is not dropped. A run still going only gets its pause and wait
+      // lifted (SPEC §7, 0.4): a second `continue` typed while the first one's run goes starts no second run.
+      if (!facts.idle) {
+        const winding = memory.ending === true || memory.pending !== undefined;
+        const lifted = liftWait({ ...memory, paused: false, adopted: true });
+        return done(winding ? { ...lifted, kept: memory.round } : lifted, winding ? { kind: "requested", started: false } : { kind: "requested", started: false, kept: false });
+      }
       const lifted: Memory = liftWait({ ...memory, paused: false, pending: undefined, adopted: true, kept: undefined });
       const next: Memory = { ...lifted, round: memory.round + 1, hadWork: true, announced: [] };
       const marker = list.kind === "list" ? markerFor(next, list, facts.limits, false) : stale ? rereadMarker(next, list, facts) : undefined;

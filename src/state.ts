@@ -16,6 +16,7 @@ import type { ListState, StaleWhy, VerifyMemo, Wait } from "./core/types.ts";
 import { stopKey, WAIT_KEYS } from "./loop.ts";
 import type { StopKind } from "./core/types.ts";
 import { isRecord } from "./core/record.ts";
+import { goesOn, messageText } from "./core/go-on.ts";
 import type { UnknownRecord } from "./core/record.ts";
 import { EMPTY_TRACK, trackAssistant, trackHumanMessage, trackResult } from "./core/reply.ts";
 import type { ReplyTrack } from "./core/reply.ts";
@@ -254,7 +255,8 @@ const RESULT_TOOL_NAMES: ReadonlySet<string> = new Set(SOURCES.filter((source) =
 function onHumanMessage(state: Mutable<Snapshot>, entry: SessionEntryLike, index: number): void {
   // How the message arrived, before the previous message's state is dropped (SPEC §4.15).
   state.earlierOpen = openCount(state.list) > 0;
-  state.earlierCarried = state.waiting !== undefined || state.afterWork;
+  // 0.4: a message that only tells the agent to go on ("continue", "keep going", …) carries the list over too.
+  state.earlierCarried = state.waiting !== undefined || state.afterWork || goesOn(messageText(isRecord(entry.message) ? entry.message.content : undefined));
   state.earlierAdopted = false;
   state.anchorSignature = state.list ? signature(state.list) : undefined;
   state.afterWork = false;

@@ -108,7 +108,10 @@ export function describeReason(reason: Reason): string {
     case "reset":
       return "counters reset";
     case "requested":
-      return reason.started ? "continuing at your request" : "the agent is busy: the loop continues as soon as its current run ends";
+      if (reason.started) return "continuing at your request";
+      return reason.kept === false
+        ? "the agent is busy: pause and wait are lifted, and the loop goes on as usual when it next stops"
+        : "the agent is busy: the loop continues as soon as its current run ends";
     case "cannot-continue":
       return CANNOT_CONTINUE[reason.why];
     case "queued":

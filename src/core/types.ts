@@ -40,7 +40,8 @@ export type Reason =
   | { readonly kind: "paused" }
   | { readonly kind: "resumed" }
   | { readonly kind: "reset" }
-  | { readonly kind: "requested"; readonly started: boolean }
+  /** `/todoloop continue`: a run started now, kept for when pi settles, or (`kept: false`, the agent busy mid-run) only pause and wait lifted. */
+  | { readonly kind: "requested"; readonly started: boolean; readonly kept?: false }
   | { readonly kind: "cannot-continue"; readonly why: "nothing-open" | "kill-switch" | "out-of-date" }
   | { readonly kind: "queued" }
   | { readonly kind: "other-extension" }
@@ -158,6 +159,8 @@ export interface Memory {
    * continued since (SPEC 0.3 §7).
    */
   readonly kept?: number | undefined;
+  /** The last turn was a settle that did not continue: the run ends unless something else carries it on. */
+  readonly ending?: boolean | undefined;
   /** Replies in a row without progress (SPEC §4.10). */
   readonly stuck: number;
   /** Fingerprint of the last reply, and how many replies in a row had it. */

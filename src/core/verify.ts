@@ -151,11 +151,18 @@ export type VerifyPlan =
 /**
  * Whether this settle runs the verification command (SPEC §4.16 "When"): only when `decide()` would end
  * the run on a clear list or one emptied by a clear or deletes, for a message that had work — so never
- * while paused, waiting, planning or for plain chat — and not when a human message is queued.
+ * while paused, waiting, planning or for plain chat — and not when a human message is queued, nor when
+ * the reply asked the person something (`question`, already sanitised): then the loop waits for them.
  */
-export function planVerify(memory: Memory, choice: VerifyChoice, pendingMessages: boolean, work: number): VerifyPlan {
+export function planVerify(memory: Memory, choice: VerifyChoice, pendingMessages: boolean, work: number, question?: string): VerifyPlan {
   const base = baseOf(memory);
   if (base === undefined || choice.kind === "none" || pendingMessages || memory.paused || memory.waiting !== undefined) return { kind: "none" };
+  // 0.4: a reply that waits for the person (a question after a failed run, say) is a wait, not another
+  // run: no command, no failing output pushed again; the person's answer carries the list over.
+  if (question !== undefined && choice.kind === "run") {
+    const wait: Reason = { kind: "waiting", reason: question, asked: true };
+    return { kind: "decided", memory: { ...memory, waiting: { reason: question, asked: true }, last: wait, pending: { reason: wait, open: 0, level: "warning" } } };
+  }
   if (choice.kind === "refused") {
     const reason: Reason = { kind: "verify-error", command: choice.command, why: choice.why, base };
     return { kind: "decided", memory: { ...memory, last: reason, pending: { reason, open: 0, level: "warning" } } };
@@ -244,6 +251,8 @@ export function judgeVerify(memory: Memory, input: JudgeInput): Judged {
     round,
     announced: [],
     pending: undefined,
+    // The run goes on with the verification continuation: it is not ending.
+    ending: false,
     last: { kind: "verify-continuing", command: spec.command, exit, seconds, round, maxRounds: input.limits.maxRounds },
   };
   const list = input.list.kind === "list" ? input.list : undefined;

@@ -66,11 +66,12 @@ export function registerBoundaries(runtime: Runtime): void {
     if (!isRecord(event.context) || !Array.isArray(event.context.pendingMessages)) return undefined;
     const facts = runtime.gather(ctx);
     announceProblems(ctx, facts.problems);
+    const turn = turnFacts(event, facts.snapshot);
     const decision = decide({
       memory: facts.session.memory,
       branchSwitched: facts.switched,
       branch: facts.branch,
-      turn: turnFacts(event, facts.snapshot),
+      turn,
       list: facts.list,
       pendingMessages: event.context.pendingMessages.length > 0,
       otherContinued: event.continue === true,
@@ -87,7 +88,7 @@ export function registerBoundaries(runtime: Runtime): void {
     }
     runtime.showFooter(ctx, facts.session, runtime.footerFor(facts, decision.memory));
     if (!decision.continue || !decision.marker) {
-      return verifyAtSettle(runtime, ctx, { ...event, entries: event.entries }, facts, event.context.pendingMessages.length > 0);
+      return verifyAtSettle(runtime, ctx, { ...event, entries: event.entries }, facts, event.context.pendingMessages.length > 0, turn.question);
     }
     const marker: EntryDraft = { type: "custom_message", ...markerMessage(decision.marker, facts.config.transcript) };
     return { entries: [...event.entries, marker], continue: true };

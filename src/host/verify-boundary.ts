@@ -13,7 +13,8 @@ import type { ContextLike, EntryDraft, PiLike, TurnEndEventLike, TurnEndResultLi
 import { transcriptShown } from "./runtime.ts";
 import type { Facts, Runtime } from "./runtime.ts";
 import { MARKER_TYPE, STOP_TYPE } from "../state.ts";
-import { describeReason, verifyingFooter, verifyNudgeText } from "../core/text.ts";
+import { describeReason, OFF_FOOTER, verifyingFooter, verifyNudgeText } from "../core/text.ts";
+import { killSwitch } from "../io/paths.ts";
 import { judgeVerify, planVerify } from "../core/verify.ts";
 import type { VerifyResult } from "../core/verify.ts";
 
@@ -40,12 +41,12 @@ function working(ctx: ContextLike, message?: string): void {
  * is recorded at agent_settled), a verification marker with `continue: true`, or a stop record written
  * at once (a human message came first: the run goes on without a settle).
  */
-export async function verifyAtSettle(runtime: Runtime, ctx: ContextLike, event: TurnEndEventLike & { entries: unknown[] }, facts: Facts, queued: boolean): Promise<TurnEndResultLike | undefined> {
+export async function verifyAtSettle(runtime: Runtime, ctx: ContextLike, event: TurnEndEventLike & { entries: unknown[] }, facts: Facts, queued: boolean, question?: string): Promise<TurnEndResultLike | undefined> {
   const { session } = facts;
   const memory = session.memory;
   if (!memory?.pending || facts.config.verify === undefined) return undefined;
   const setup = verifySetup(ctx.cwd, facts.config, ctx.isProjectTrusted?.bind(ctx), approvalsPath());
-  const plan = planVerify(memory, setup.choice, queued || event.continue === true, facts.snapshot.work);
+  const plan = planVerify(memory, setup.choice, queued || event.continue === true, facts.snapshot.work, facts.config.stopOnQuestion ? question : undefined);
   if (plan.kind === "none") return undefined;
   if (plan.kind === "decided") {
     session.memory = plan.memory;
@@ -61,7 +62,12 @@ export async function verifyAtSettle(runtime: Runtime, ctx: ContextLike, event: 
       working(ctx);
     }
   }
-  // The command took time: a pause or a human message that arrived meanwhile wins.
+  // The command took time: a kill switch created meanwhile means nothing at all happens now (SPEC §4.16, 0.4).
+  if (plan.kind === "run" && killSwitch(ctx.cwd) !== undefined) {
+    runtime.showFooter(ctx, session, OFF_FOOTER);
+    return undefined;
+  }
+  // A pause or a human message that arrived meanwhile wins.
   const paused = session.memory?.paused === true;
   const judged = judgeVerify(memory, {
     spec: plan.spec,
