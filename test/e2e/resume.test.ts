@@ -10,13 +10,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
-import { ChildProcess } from "node:child_process";
+import { ChildProcess, spawn } from "node:child_process";
 import {
+  baseArgs,
   checkInvariants,
+  extensionArgs,
   footers,
   loopNotifies,
   markerDetails,
   markers,
+  PI_CLI,
   requests,
   sandbox,
   say,
@@ -253,3 +256,29 @@ test("RPC: a usage-limit wait whose time passed while pi was closed is offered l
     box.cleanup();
   }
 });
+
+for (const [signal, status] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+  test(`pi -p ended by ${signal} mid-list: pi's own exit status (${status}), the abort recorded as a shutdown, and the stderr line says so`, { timeout }, async (t) => {
+    const box = sandbox({ script: DYING, settings: NO_RETRY });
+    try {
+      const child = spawn(process.execPath, [PI_CLI, ...extensionArgs(), ...baseArgs(box), "-p", "Do the work"], { cwd: box.cwd, env: box.env, stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      await untilRequests(box, 3);
+      const sent = Date.now();
+      child.kill(signal);
+      const code = await exited;
+      const took = Date.now() - sent;
+      assert.equal(code, status, "listening for the signal leaves pi's exit status alone");
+      assert.ok(took < 5000, `pi exited ${took} ms after the signal`);
+      const entries = sessionEntries(box);
+      const [anchor] = userMessageIds(entries);
+      assert.deepEqual(stopData(entries), [{ v: 1, kind: "outcome", reason: "stopped: pi was shut down during the run (SIGTERM or SIGHUP)", round: 1, open: 2, anchor, shutdown: true } as never]);
+      assert.ok(stderr.includes("todo loop: stopped: pi was shut down during the run (SIGTERM or SIGHUP), 2 of 2 tasks open"), stderr);
+      t.diagnostic(`-p ${signal}: exit ${code} after ${took} ms, records outcome (shutdown)`);
+    } finally {
+      box.cleanup();
+    }
+  });
+}
