@@ -122,11 +122,18 @@ test("not a wait: a question the next sentence answers, in every language", () =
   assert.equal(askedQuestion("Shall I merge it? Let me know."), "Shall I merge it?");
 });
 
+test("asks: a question in a list item that the next line does not answer", () => {
+  asks([[`${DONE}\n\n- Which database do you use in production?\n- The parser is done either way.`, "Which database do you use in production?"]]);
+  asks([["要我合并吗？（是/否）它会改动三个模块。", "要我合并吗？"]]);
+  none(["要我合并吗？（是/否）我会的。"]);
+});
+
 test("not a wait: a rhetorical, hypothetical or self-answered list question followed by more text", () => {
   none([
     `${DONE} What could possibly go wrong? The parser is covered.`,
     `${DONE} What if you need JSON? Pass --json.`,
     `${DONE} Did you know? The parser is now twice as fast.`,
+    "What if you need JSON?\n\nPass --json to the exporter.",
     `${DONE}\n\n- **Can you run it in CI?** It runs in GitHub Actions as is.\n- **Does it need Node 22?** Node 20 works too.`,
   ]);
 });
@@ -193,7 +200,11 @@ test("acts: the agent's next step hangs on the person's act (so I can, to procee
     ["You'll need to log in with `gh auth login` first; I can't push without it.", "You'll need to log in with `gh auth login` first; I can't push without it."],
     ["When it's done, ping me and I'll continue.", "When it's done, ping me and I'll continue."],
   ]);
-  none(["I can't reproduce it without the exact config, but the fix covers the likely cause."]);
+  none([
+    "I can't reproduce it without the exact config, but the fix covers the likely cause.",
+    "Restart the server. Then I can deploy, if you want.",
+  ]);
+  asks([["Open http://localhost:3000/admin?tab=1, then paste the console output here.", "Open http://localhost:3000/admin?tab=1, then paste the console output here."]]);
 });
 
 const ACTS: Record<string, ReadonlyArray<readonly [string, string]>> = {
@@ -256,6 +267,11 @@ test("acts: asked to test what was built, in English, Chinese, Japanese, Russian
     `${DONE} Test it by running \`npm test\`.`,
     `${DONE} Test results are green across the board.`,
     `${DONE}\n\nNext:\n- Test the parser with real data\n- Wire it into the CLI`,
+    `${DONE}\n\nRemaining:\n- Test it now\n- Ship the release`,
+  ]);
+  asks([
+    ["修正しました。テストしてください！", "テストしてください！"],
+    [`${DONE} Test it now!!`, "Test it now!!"],
   ]);
 });
 
@@ -491,12 +507,25 @@ test("headings: a closing heading given by #, a line of emphasis, === marks, a l
 
 test("headings: the edges of what reads as a heading", () => {
   const step = "Open the admin page";
-  for (const heading of ["# Your turn #", "   ## Your turn", "__Your turn__", "## Your turn：", "**Your turn**:", "Your turn：", "== Your turn =="]) {
+  for (const heading of ["# Your turn #", "   ## Your turn", "__Your turn__", "## Your turn：", "**Your turn**:", "Your turn：", "== Your turn ==", "## Your turn!", "## Your turn.", "## Your turn！"]) {
     assert.equal(askedQuestion(`${DONE}\n\n${heading}\n\n- ${step}`), step, heading);
   }
   for (const text of ["####### Your turn", "= Your turn =", "##Your turn", `## Your turn ${"x".repeat(80)}`, "Your turn. Now:", "Done! Your turn:", "Done? Your turn:", "完成。Your turn:", "完成！Your turn:", "完成？Your turn:"]) {
     assert.equal(askedQuestion(`${DONE}\n\n${text}\n\n- ${step}`), undefined, text);
   }
+});
+
+test("headings: the last heading within the closing lines decides, and it must hand the turn over", () => {
+  none([
+    "## Your turn\n\n- Open the admin page\n\n## Changes\n\n- Open the admin page",
+    "## Notes\n\nPlease run the tests and paste the output.\n\nThe parser is done.\n\nAll else is done too.",
+    "   ## Shall I merge it?\n\nIt touches three modules.",
+    "== Shall I merge it? ==\n\nIt touches three modules.",
+  ]);
+  const filler = (n: number): string => Array.from({ length: n }, (_, i) => `- Open page ${i}`).join("\n");
+  assert.equal(askedQuestion(`## Your turn\n${filler(23)}`), "Open page 22", "a turn heading 23 lines up is read");
+  assert.equal(askedQuestion(`## Your turn\n${filler(24)}`), undefined, "24 lines up it is not");
+  asks([["完成了。\n\n**要我合并吗？**\n它会改动三个模块。", "要我合并吗？"]]);
 });
 
 test("bounded: the closing prose is read from its end, so what lies beyond its limits asks nothing", () => {
@@ -516,6 +545,8 @@ test("bounded: the closing prose is read from its end, so what lies beyond its l
   const list = (n: number): string => Array.from({ length: n }, (_, i) => `- module ${i}`).join("\n");
   assert.equal(askedQuestion(`Ready to merge? It touches:\n\n${list(9)}`), "Ready to merge?", "a list under a line ending in a colon is read with that line");
   assert.equal(askedQuestion(`Ready to merge? It touches\n\n${list(9)}`), undefined, "without the colon the line is a paragraph of its own, too far up");
+  assert.equal(askedQuestion(`**Ready to merge? It touches:**\n\n${list(9)}`), "Ready to merge?", "emphasis after the colon");
+  assert.equal(askedQuestion(`要我合并吗？它会改动：\n\n${list(9)}`), "要我合并吗？", "a full-width colon");
 });
 
 // ---- properties -------------------------------------------------------------------------------

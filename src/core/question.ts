@@ -404,8 +404,11 @@ const FILL = "\u{E002}";
  * when none closes it. An apostrophe inside a word opens nothing.
  */
 const QUOTATION = /(?:["“„«‹「『]|(?<![\p{L}\p{N}])['‘])[^"“”„«»‹›「」『』'‘’\n]{0,300}(?:["”“»›」』'’]|$)/gu;
-/** Where a sentence ends: its mark and what closes around it (emphasis, brackets, quotes), then a space or the end (CJK marks need none). */
-const SENTENCE_END = /[.!?؟][^\s\p{L}\p{N}]*(?=\s|$)|[。！？][^\s\p{L}\p{N}]*/gu;
+/**
+ * Where a sentence ends: its mark and what closes around it (emphasis, closing brackets and quotes, emoji),
+ * then a space or the end; CJK marks need no space. An opening bracket or quote starts the next sentence.
+ */
+const SENTENCE_END = /[.!?؟][^\s\p{L}\p{N}\p{Ps}\p{Pi}]*(?=\s|$)|[。！？][^\s\p{L}\p{N}\p{Ps}\p{Pi}]*/gu;
 /** A markdown heading, a line of emphasis only, or `=== … ===`: its text in group 1. */
 const HEADING = /^\s*(?:#{1,6}\s+(.{1,80}?)\s*#*|(?:\*\*|__)([^*_]{1,80}?)(?:\*\*|__)|={2,}\s*(.{1,80}?)\s*={2,})\s*[:：]?\s*$/u;
 /** A heading by its marks: `#` or `===`. */
@@ -738,9 +741,15 @@ function masked(line: string): string {
 
 /** The text of a heading line with emoji, emphasis and end punctuation gone; undefined when the line is none. */
 function headingText(line: string): string | undefined {
-  const match = HEADING.exec(line) ?? COLON_HEADING.exec(undecorated(line));
-  const text = match?.[1] ?? match?.[3] ?? (/[?？؟]\s*$/u.test(match?.[2] ?? "?") ? undefined : match?.[2]);
-  return text === undefined ? undefined : bareHeading(text);
+  const heading = HEADING.exec(line);
+  if (heading === null) {
+    const colon = COLON_HEADING.exec(undecorated(line));
+    return colon === null ? undefined : bareHeading(colon[1] ?? "");
+  }
+  const [, hashes, emphasis, equals] = heading;
+  // A line of emphasis that ends in a question mark is a question set in bold, not a heading.
+  if (emphasis !== undefined) return /[?？؟]\s*$/u.test(emphasis) ? undefined : bareHeading(emphasis);
+  return bareHeading(hashes ?? equals ?? "");
 }
 
 function bareHeading(text: string): string {
@@ -772,17 +781,15 @@ function sentencesOf(line: string, index: number, turn: number): Sentence[] {
   const hidden = masked(own);
   const listed = LIST_ITEM.test(line);
   const out: Sentence[] = [];
+  const stops = [...hidden.matchAll(SENTENCE_END)].map((match) => match.index + match[0].length);
   let start = 0;
-  SENTENCE_END.lastIndex = 0;
-  for (let match = SENTENCE_END.exec(hidden); ; match = SENTENCE_END.exec(hidden)) {
-    const stop = match === null ? hidden.length : match.index + match[0].length;
+  for (const stop of [...stops, hidden.length]) {
     const piece = hidden.slice(start, stop);
     if (/[\p{L}\p{N}]/u.test(piece)) {
       const text = undecorated(own.slice(start, stop)).replace(TRAILING, "");
       const mask = undecorated(piece).replace(TRAILING, "");
       out.push({ masked: mask, text, question: /[?？؟]$/u.test(mask), listed, line: index, turn: Math.max(turn, labelTurn) });
     }
-    if (match === null) break;
     start = stop;
   }
   return out;
@@ -824,7 +831,7 @@ function requestsAct(sentence: Sentence, next: Sentence | undefined): boolean {
 
 /** Whether the sentence asks (a question to the person) or requests; `after` follows a question, `next` a request. */
 function asks(sentence: Sentence, after: Sentence | undefined, next: Sentence | undefined): boolean {
-  if (sentence.question || (QUESTION_ORDER.test(sentence.masked) && !/[:：]$/u.test(sentence.masked))) return asksPerson(sentence, after);
+  if (sentence.question || (QUESTION_ORDER.test(sentence.masked) && !sentence.masked.endsWith(":"))) return asksPerson(sentence, after);
   return requestsAct(sentence, next);
 }
 
@@ -897,7 +904,6 @@ function askedBefore(items: readonly Item[], start: number, last: number, first:
   if (first === undefined || ANSWERED.test(first.masked) || last - start >= MAX_AFTER || opening === undefined || headingText(opening) !== undefined) return undefined;
   let end = start - 1;
   while (items[end]?.kind === "code") end -= 1;
-  if (lineAt(items, end) === undefined) return undefined;
   const before = proseOf(items, paragraphStart(items, end, MAX_BEFORE), end, end + 1, 0);
   const asking = before.findLast((sentence, index) => asks(sentence, before[index + 1] ?? first, before[index + 1]));
   return asking?.text ?? asOptions(items, end);
