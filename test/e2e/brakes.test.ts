@@ -1,3 +1,4 @@
+// Proves on the real host that the loop never pushes an agent that asked, idled three times or lost its todo tool.
 /**
  * The loop never pushes an agent that asked the human something, that stopped three times in a row
  * without doing anything, or that cannot reach its todo tool; a time limit from the branch timestamps

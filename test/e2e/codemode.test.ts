@@ -1,3 +1,4 @@
+// Proves on the real host that todo calls made from a codemode script are read, or leave the list out of date.
 /**
  * codemode on the real pi host (1.6.0, `-e builtin:codemode --tools +codemode`): the scripted model
  * calls `codemode` with `{ code }`, a script calling `tools.todo`. pi records the script's calls on the

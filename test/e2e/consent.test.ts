@@ -1,3 +1,4 @@
+// Proves on the real host that the person's word is kept: a continue sent while a run winds down is honoured.
 /**
  * The person's word is kept (SPEC 0.3 §7), on the real pi host with the real rpiv-todo:
  * - `/todoloop continue` that arrives while a run is winding down — its last turn over, pi not yet

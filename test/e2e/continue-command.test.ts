@@ -1,3 +1,4 @@
+// Proves on the real host that /todoloop continue gives exactly one more run, lifting a pause or a wait.
 /**
  * `/todoloop continue` (SPEC 0.2 §7): the human's consent to one more run under the same message — one
  * marker sent with `pi.sendMessage(…, { triggerTurn: true })`, counted as a round, counters kept — after

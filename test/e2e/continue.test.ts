@@ -1,3 +1,4 @@
+// Proves on the real host that open tasks at a settle get exactly one marker and the run ends when the list clears.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { baseArgs, checkInvariants, extensionArgs, isNudge, markers, requests, runPi, sandbox, SCENARIO_TIMEOUT_MS, sessionEntries, stops,

@@ -1,3 +1,4 @@
+// Proves on the real host that pause, resume and reset are kept on the branch across /reload and a restart.
 /**
  * The user's pause, resume and reset are kept on the branch as `todo-loop:control` records and read
  * back (SPEC 0.2 §4.14, §7): each survives a `/reload` and a restart with `-c` (a second pi process on

@@ -1,3 +1,4 @@
+// Proves on the real host that tasks left open under an earlier message hold the loop until the agent or person adopts them.
 /**
  * Tasks from an earlier message (SPEC 0.3 §4.15): under a new human message while tasks are open from
  * an earlier one, the loop does not push the old list until the agent uses the list's own tool (a read

@@ -1,3 +1,4 @@
+// Proves on the real host that the session explains itself: marker details, stop records, why there is no list, the footer.
 /**
  * A session that explains itself, on the real pi host: marker details and stop records in the session
  * file (print and JSON mode), why there is no list (read from `/todoloop` in RPC mode), and the footer

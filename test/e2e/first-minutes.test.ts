@@ -1,3 +1,4 @@
+// Proves on the real host what a person reads in the first ten minutes: the footer after a stop, /todoloop's words.
 /**
  * The first ten minutes on the real pi host (SPEC §7, 0.3: "After a stop", "Words a person can use",
  * "No todo tool"), in RPC and print mode with real rpiv-todo and the scripted model: the footer names

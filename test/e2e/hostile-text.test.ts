@@ -1,3 +1,4 @@
+// Proves on the real host that text from the model reaches the person sanitised.
 /**
  * SPEC §6 and §10 on the real pi host: text from the model reaches the human sanitised — a
  * `todo_loop_block` reason full of escape sequences and invisible characters, a reason of nothing but

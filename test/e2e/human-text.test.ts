@@ -1,3 +1,4 @@
+// Proves on the real host that human text (joiners, emoji sequences, other scripts) survives sanitising unchanged.
 /**
  * SPEC 0.3 §10 on the real pi host: human text survives sanitising. A `todo_loop_block` reason written
  * in Persian (a zero-width non-joiner between letters), with emoji ZWJ sequences, a Devanagari conjunct

@@ -1,3 +1,4 @@
+// Proves on the real host that the package installed with pi install (a folder or the packed tarball) loads and continues.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";

@@ -1,3 +1,4 @@
+// Proves on the real host that no settle is wasted and the token, dollar and round limits stop the run, surviving restarts.
 /**
  * No waste and limits, on the real pi host: a settle that a queued human message follows anyway gets no
  * marker and no round; a turn another extension already continued is never continued twice; token,

@@ -1,3 +1,4 @@
+// Proves on the real host the basic loop: a clear list stops once, chat is left alone, tool turns spend no round.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {

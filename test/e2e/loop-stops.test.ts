@@ -1,3 +1,4 @@
+// Proves on the real host that an abort, a provider retry and todo_loop_block stop the loop as they should.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {

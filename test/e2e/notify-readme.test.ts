@@ -1,3 +1,4 @@
+// Proves on the real host that the notifyCommand examples of docs/notifications.md work as written.
 /**
  * The `notifyCommand` examples of docs/notifications.md, run as written: each is the config of a real
  * `pi -p` run that ends on an idle stop, with a stub `notify-send`, `curl` and `terminal-notifier` first

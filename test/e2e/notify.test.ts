@@ -1,3 +1,4 @@
+// Proves on the real host how a stop reaches a person who walked away: the command hook, the event, the exit status.
 /**
  * Reaching a person who walked away (SPEC 0.3 §7.1, §8 "Never silent") on the real pi host, with real
  * rpiv-todo and the scripted model: the command hook and its payload in `pi -p` (awaited before pi

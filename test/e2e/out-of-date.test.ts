@@ -1,3 +1,4 @@
+// Proves on the real host that a todo state the loop cannot read leaves the older list out of date, never continued.
 /**
  * End to end on the real pi host: a todo state the loop cannot read, saved after a list it could read —
  * a fork's own status (`failed`) in rpiv-todo's result shape — leaves the list out of date. The loop

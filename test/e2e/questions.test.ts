@@ -1,3 +1,4 @@
+// Proves on the real host that the loop waits when the agent asks the way real agents ask, and goes on otherwise.
 /**
  * SPEC 0.3 §4.8 on the real pi host, measured on real replies: the loop waits for the person when the
  * agent asks the way real agents ask — a question with a tag line under it, a request without a question

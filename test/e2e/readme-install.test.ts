@@ -1,3 +1,4 @@
+// Proves on a fresh machine that the README's install block, run as written, makes /todoloop answer.
 /**
  * The README's one install block, run through a shell line by line as written on a fresh machine, installs
  * pi's todo tool and this package so that `/todoloop` answers and the loop continues; the uninstall

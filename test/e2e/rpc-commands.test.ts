@@ -1,3 +1,4 @@
+// Proves on the real host that /todoloop pause, resume, reset and status work over RPC, and a broken config fails no turn.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";

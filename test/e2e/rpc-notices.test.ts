@@ -1,3 +1,4 @@
+// Proves on the real host that a todo-only turn that deletes, clears or completes the list is announced by what it did.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {

@@ -1,3 +1,4 @@
+// Proves on the real host that a stop is announced and recorded only when the run really ends.
 /**
  * A stop is announced and recorded only when the run really ends (`agent_settled`), and only for a
  * message that had work (SPEC 0.2 §4.13): a provider error pi retries is no stop; a retry that fails for

@@ -1,3 +1,4 @@
+// Proves on the real host that the list, footer, pause and minutes follow the session the person is in.
 /**
  * The list, the footer, the pause and the minutes follow the session the person is in (SPEC 0.3 §7, §9),
  * on the real pi host with the real rpiv-todo:

@@ -1,3 +1,4 @@
+// Proves on the real host that the loop keeps its list and counters through /compact and /tree.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {

@@ -1,3 +1,4 @@
+// Proves on the real host that pi's example todo, @ian-pascoe/pi-todo and @nguyenquangthai/pi-todo are read and looped to the end.
 /**
  * The todo sources other than rpiv-todo, on the real pi host: pi's own example `todo` extension, and
  * test-only stand-ins that persist exactly what @ian-pascoe/pi-todo and @nguyenquangthai/pi-todo persist.

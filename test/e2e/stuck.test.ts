@@ -1,3 +1,4 @@
+// Proves on the real host that an agent making no progress, or giving the same reply again, is stopped.
 /**
  * Busy but stuck (SPEC 0.3 §4.10): the loop stops an agent whose replies make no progress — they only
  * re-read what was read before under this message — and one that gives the same reply again and again,

@@ -1,3 +1,4 @@
+// Proves on the real host that a project's proposed verify command runs only after the person approves it.
 /**
  * A project's proposed verification command on the real host (SPEC §8 "Where verify comes from"):
  * `.pi/todo-loop.json` may propose `verify`, which runs only after `/todoloop verify approve` — a confirm

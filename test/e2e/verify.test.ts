@@ -1,3 +1,4 @@
+// Proves on the real host that the user's verification command runs when the list clears, and its result is kept.
 /**
  * Verified done on the real host (SPEC §4.16): a verification command from the user's config file runs
  * when the list clears — real shell scripts, real rpiv-todo, a scripted model.

@@ -55,10 +55,11 @@ test("shape decides: in every fixture only the fixture's own tool's adapter read
     "plan-mode": ["plan-mode"],
     // Its list is in a file, never on the branch.
     "tintinweb-pi-tasks": [],
-    // Session files written by earlier versions of this extension (`.jsonl`, read by the e2e upgrade test).
-    "v0.1": ["rpiv-todo"],
-    // Not todo state: the layer test's tree, and the payloads of work in flight.
+    // Session files written by the first release of this extension (`.jsonl`, read by the e2e upgrade test).
+    "first-release": ["rpiv-todo"],
+    // Not todo state: the layer test's tree, a loud unit test for the quiet-tests check, and the payloads of work in flight.
     layers: [],
+    quiet: [],
     work: [],
   };
   const root = FIXTURES_DIR;

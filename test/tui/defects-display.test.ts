@@ -1,3 +1,4 @@
+// Proves in the real terminal that a narrow footer still says the loop waits, and the approve dialog defaults to no.
 /**
  * What the person reads and answers in the real terminal (SPEC §7 and §8, 0.4): at 40 columns the footer
  * still says the loop waits for them (the state comes first); the `/todoloop verify approve` dialog has

@@ -1,3 +1,4 @@
+// Proves in the real terminal that project files linked to the terminal itself cannot freeze pi.
 /**
  * A cloned repository cannot freeze pi (SPEC §10, 0.4): with `.pi/tasks-config.json` and
  * `.pi/todo-loop.json` linked to /dev/stdin — the terminal itself — the real `pi` under tmux starts,

@@ -1,3 +1,4 @@
+// Proves in the real terminal that tasks from an earlier message show the earlier stop once, as one dim line.
 /**
  * Tasks from an earlier message in the interactive terminal (SPEC 0.3 §4.15): after a list is left
  * open, three chat messages in a row show the `earlier` stop once, as one dim transcript line drawn

@@ -1,3 +1,4 @@
+// Proves in the real terminal that pi's startup list names the extension pi-todo-loop.
 /**
  * pi's startup list names the extension `pi-todo-loop` (not `src`) in the real terminal, for a package
  * installed from a clone with `pi install ./pi-todo-loop` (pi names an extension after its entry's folder).

@@ -1,3 +1,4 @@
+// Proves in the real terminal what a person sees in the first ten minutes: the footer, /todoloop's words, the notice.
 /**
  * The first ten minutes in the real terminal UI (SPEC §7, 0.3: "After a stop", "Words a person can
  * use", "No todo tool"): the real `pi` under tmux with the scripted model, read back from the screen.

@@ -1,3 +1,4 @@
+// Proves in the real terminal that a stop writes the desktop notification's exact bytes (OSC 777 through tmux).
 /**
  * The desktop notification in the real terminal UI (SPEC 0.3 §7.1): pi runs under tmux, which sets
  * `$TMUX` (and `TERM_PROGRAM=tmux`), so the loop writes OSC 777 wrapped in tmux's passthrough

@@ -1,3 +1,4 @@
+// Proves in the real terminal that the footer follows the session after /tree navigation.
 /**
  * The footer follows the session in the real terminal (SPEC 0.3 §7): after `/tree` navigation to a
  * branch with no list the loop's footer is gone from pi's status row, and it comes back on the branch

@@ -1,3 +1,4 @@
+// Proves in the real terminal the footer, the transcript lines, /todoloop and its completions, also after pi -c.
 /**
  * The interactive terminal UI (SPEC §7, §11): the real `pi` in a real terminal (tmux), with real
  * rpiv-todo and the scripted model, read back from the screen a person sees — the footer while tasks are

@@ -1,3 +1,4 @@
+// Proves in the real terminal that with the transcript off nothing is drawn and the stop is a notification.
 /**
  * The transcript setting (SPEC §3, §7, §8) in the real terminal UI: with `"transcript": false` in the
  * config, continuations leave no line (their markers are hidden), stop records draw nothing, and the

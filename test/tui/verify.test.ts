@@ -1,3 +1,4 @@
+// Proves in the real terminal that verification shows in the footer and as one line per run, never its output.
 /**
  * Verified done in the real terminal (SPEC §4.16, §7): while the verification command runs the footer
  * says so; a failed run shows as one ✗ line with the exit code and the continuation count, never the

@@ -1,8 +1,9 @@
+// Proves on the real host that a session written by the first release is read as before after an update.
 /**
  * Sessions written by 0.1 read as before (SPEC 0.2 §4.13, §4.14, §10): no control records, markers with
  * `display: false` and `details` without total/cap/idle/stale, stop records without `v`/`kind`.
  *
- * The fixture test/fixtures/v0.1/three-messages-wait-limit-error.jsonl is a real session written by the
+ * The fixture test/fixtures/first-release/three-messages-wait-limit-error.jsonl is a real session written by the
  * 0.1 code (commit ee1bdf1, its `src/` loaded with `-e`) on pi 1.6.0 in RPC mode, with real rpiv-todo,
  * the scripted model and `{ "maxRounds": 1 }`:
  *   "Set up staging"               two tasks; todo_loop_block("I need the staging password"); a settle
@@ -47,7 +48,7 @@ import {
 import type { EntryRecord, RpcSession, ScriptStep } from "./harness.ts";
 import { SESSION_CONTROL } from "./stand-ins/paths.ts";
 
-const FIXTURE = join(PACKAGE_ROOT, "test", "fixtures", "v0.1", "three-messages-wait-limit-error.jsonl");
+const FIXTURE = join(PACKAGE_ROOT, "test", "fixtures", "first-release", "three-messages-wait-limit-error.jsonl");
 const FIXTURE_CWD = "/home/user/project";
 const OLD_LIMIT = "stopped: 1 continuation used, 2 tasks still open, no todo change for 1 reply; the agent may need you";
 const OLD_WAIT = "waiting for you: I need the staging password";

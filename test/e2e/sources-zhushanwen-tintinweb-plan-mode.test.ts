@@ -1,3 +1,4 @@
+// Proves on the real host that @zhushanwen/pi-todo, @tintinweb/pi-tasks and pi's plan-mode are read and looped to the end.
 /**
  * The todo sources added with version 0.2 of the specification, on the real pi host: test-only
  * stand-ins that persist exactly what @zhushanwen/pi-todo and @tintinweb/pi-tasks persist (the tintinweb
