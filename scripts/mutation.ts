@@ -77,18 +77,18 @@ const TARGETS: readonly Target[] = [
   { file: "src/sources/pi-example-todo.ts", tests: SOURCE_TESTS, group: "core" },
   { file: "src/sources/quangthai-pi-todo.ts", tests: SOURCE_TESTS, group: "core" },
   { file: "src/sources/criogaid-pi-todos.ts", tests: SOURCE_TESTS, group: "core" },
-  { file: "src/config.ts", tests: ["test/config.test.ts", "test/verify.test.ts"], group: "support" },
+  { file: "src/config.ts", tests: ["test/config.test.ts", "test/core/verify.test.ts"], group: "support" },
   {
     file: "src/core/text.ts",
     // The sentences of verification, reaching a person and the transcript are pinned where they are used.
-    tests: ["test/text.test.ts", "test/verify.test.ts", "test/verify-state.test.ts", "test/reach.test.ts", "test/host/render.test.ts"],
+    tests: ["test/text.test.ts", "test/core/verify.test.ts", "test/verify-state.test.ts", "test/reach.test.ts", "test/host/render.test.ts"],
     group: "support",
     excluded: ["StringLiteral"],
   },
-  { file: "src/core/sanitize.ts", tests: ["test/sanitize.test.ts"], group: "support", skipLines: /^const (?:LINE_BREAK|OTHER_BREAKS) = / },
-  { file: "src/core/verify.ts", tests: ["test/verify.test.ts", "test/verify-state.test.ts"], group: "core" },
-  { file: "src/core/reply.ts", tests: ["test/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
-  { file: "src/core/fingerprint.ts", tests: ["test/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
+  { file: "src/core/sanitize.ts", tests: ["test/core/sanitize.test.ts"], group: "support", skipLines: /^const (?:LINE_BREAK|OTHER_BREAKS) = / },
+  { file: "src/core/verify.ts", tests: ["test/core/verify.test.ts", "test/verify-state.test.ts"], group: "core" },
+  { file: "src/core/reply.ts", tests: ["test/core/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
+  { file: "src/core/fingerprint.ts", tests: ["test/core/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
 ];
 
 /** Adapter files added under src/sources/ later are pinned like the others. */

@@ -13,14 +13,14 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import todoLoop from "../src/index.ts";
-import { ioOf } from "./captured-io.ts";
-import { describeNotice, sanitize } from "../src/core/text.ts";
-import { cleanOutputLine, withoutEscapes } from "../src/core/sanitize.ts";
-import { assistant, blockResult, rpivDetails, settle, task, todoResult, toolResultMessage, toolTurn, user } from "./builders.ts";
-import type { Entry } from "./builders.ts";
-import { createContext, createFakePi, createSession } from "./fake-pi.ts";
-import type { FakeContext, FakePi } from "./fake-pi.ts";
+import todoLoop from "../../src/index.ts";
+import { ioOf } from "../captured-io.ts";
+import { describeNotice, sanitize } from "../../src/core/text.ts";
+import { cleanOutputLine, withoutEscapes } from "../../src/core/sanitize.ts";
+import { assistant, blockResult, rpivDetails, settle, task, todoResult, toolResultMessage, toolTurn, user } from "../builders.ts";
+import type { Entry } from "../builders.ts";
+import { createContext, createFakePi, createSession } from "../fake-pi.ts";
+import type { FakeContext, FakePi } from "../fake-pi.ts";
 import {
   belongsThere,
   escapeSequence,
@@ -35,8 +35,8 @@ import {
   removedChar,
   removedClassOf,
   text,
-} from "./gen.ts";
-import type { Random, RemovedClass } from "./gen.ts";
+} from "../gen.ts";
+import type { Random, RemovedClass } from "../gen.ts";
 
 const root = mkdtempSync(join(tmpdir(), "todo-loop-sanitize-"));
 const agentDir = join(root, "agent");

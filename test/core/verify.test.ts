@@ -4,14 +4,14 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseConfig, DEFAULT_CONFIG } from "../src/config.ts";
-import type { VerifyEntry } from "../src/core/types.ts";
-import { freshMemory, settle } from "../src/loop.ts";
-import type { ListState, Memory, Reason } from "../src/core/types.ts";
-import { describeReason, verifyNudgeText } from "../src/core/text.ts";
-import { chooseVerify, errorOf, fenced, hasHiddenCharacters, judgeVerify, outputTail, pickUserEntry, planVerify } from "../src/core/verify.ts";
-import type { JudgeInput, VerifyChoice, VerifyCommand, VerifyResult } from "../src/core/verify.ts";
-import { continuationView, verifyLine, verifyMark } from "../src/host/render.ts";
+import { parseConfig, DEFAULT_CONFIG } from "../../src/config.ts";
+import type { VerifyEntry } from "../../src/core/types.ts";
+import { freshMemory, settle } from "../../src/loop.ts";
+import type { ListState, Memory, Reason } from "../../src/core/types.ts";
+import { describeReason, verifyNudgeText } from "../../src/core/text.ts";
+import { chooseVerify, errorOf, fenced, hasHiddenCharacters, judgeVerify, outputTail, pickUserEntry, planVerify } from "../../src/core/verify.ts";
+import type { JudgeInput, VerifyChoice, VerifyCommand, VerifyResult } from "../../src/core/verify.ts";
+import { continuationView, verifyLine, verifyMark } from "../../src/host/render.ts";
 
 const SPEC: VerifyCommand = { command: "npm test", timeoutMinutes: 10, maxRuns: 3, source: "user" };
 const RUN: VerifyChoice = { kind: "run", spec: SPEC };

@@ -7,13 +7,13 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_CONFIG } from "../src/config.ts";
-import { freshMemory } from "../src/loop.ts";
-import type { Memory } from "../src/core/types.ts";
-import { verifyNudgeText } from "../src/core/text.ts";
-import { errorOf, judgeVerify, outputTail } from "../src/core/verify.ts";
-import { killAllVerifications, runVerification, TAIL_BYTES } from "../src/io/verify-process.ts";
-import { running } from "./processes.ts";
+import { DEFAULT_CONFIG } from "../../src/config.ts";
+import { freshMemory } from "../../src/loop.ts";
+import type { Memory } from "../../src/core/types.ts";
+import { verifyNudgeText } from "../../src/core/text.ts";
+import { errorOf, judgeVerify, outputTail } from "../../src/core/verify.ts";
+import { killAllVerifications, runVerification, TAIL_BYTES } from "../../src/io/verify-process.ts";
+import { running } from "../processes.ts";
 
 function pendingClear(): Memory {
   return { ...freshMemory("u1"), hadWork: true, pending: { reason: { kind: "clear" }, open: 0, level: "info" }, last: { kind: "clear" } };

@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { approve, forget, parseApprovals, readApprovals, realDir } from "../src/io/approvals.ts";
-import { readProjectVerify, verifySetup } from "../src/host/verify-setup.ts";
-import { DEFAULT_CONFIG } from "../src/config.ts";
+import { approve, forget, parseApprovals, readApprovals, realDir } from "../../src/io/approvals.ts";
+import { readProjectVerify, verifySetup } from "../../src/host/verify-setup.ts";
+import { DEFAULT_CONFIG } from "../../src/config.ts";
 
 function dirs(): { root: string; project: string; approvals: string; cleanup(): void } {
   const root = mkdtempSync(join(tmpdir(), "todo-loop-approvals-"));

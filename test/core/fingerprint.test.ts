@@ -3,12 +3,12 @@
  * session files as a marker's `details.fp`, so they never change between versions), which results are
  * failures, which blocks are text and calls, and the bounds of what a reply remembers.
  */
-import { TOOL_TABLE } from "../src/sources/index.ts";
+import { TOOL_TABLE } from "../../src/sources/index.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { callPart, callResultPart, canonicalJson, foldFingerprint, hashText, readKey, resultHash, textPart } from "../src/core/fingerprint.ts";
-import { EMPTY_TRACK, MAX_READ_KEYS, trackAssistant, trackHumanMessage, trackResult } from "../src/core/reply.ts";
-import type { ReplyTrack } from "../src/core/reply.ts";
+import { callPart, callResultPart, canonicalJson, foldFingerprint, hashText, readKey, resultHash, textPart } from "../../src/core/fingerprint.ts";
+import { EMPTY_TRACK, MAX_READ_KEYS, trackAssistant, trackHumanMessage, trackResult } from "../../src/core/reply.ts";
+import type { ReplyTrack } from "../../src/core/reply.ts";
 
 type Message = { readonly [key: string]: unknown };
 
