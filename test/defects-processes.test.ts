@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,11 +18,15 @@ import { running } from "./processes.ts";
 const GROUPS = fileURLToPath(new URL("../src/io/groups.ts", import.meta.url));
 const VERIFY = fileURLToPath(new URL("../src/io/verify-process.ts", import.meta.url));
 
-/** Starts `sh -c` in a group of its own whose members ignore SIGTERM; resolves with the group id once it runs. */
-function stubbornGroup(): number {
-  const child = spawn("/bin/sh", ["-c", "trap '' TERM; sleep 60 & trap '' TERM; wait"], { detached: true, stdio: "ignore" });
+/** Starts `sh -c` in a group of its own whose members ignore SIGTERM; returns the group id once both have set their trap. */
+async function stubbornGroup(): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), "todo-loop-stubborn-"));
+  const ready = join(dir, "ready");
+  const child = spawn("/bin/sh", ["-c", `trap '' TERM; (trap '' TERM; touch "${ready}"; exec sleep 60) & wait`], { detached: true, stdio: "ignore" });
   child.unref();
   assert.ok(child.pid !== undefined);
+  await until("both ignore SIGTERM", () => existsSync(ready), 2000);
+  rmSync(dir, { recursive: true, force: true });
   return child.pid;
 }
 
@@ -68,7 +72,7 @@ async function until(what: string, done: () => boolean, ms: number): Promise<num
 }
 
 test("groups: session shutdown ends a group whose members ignore SIGTERM — SIGTERM, the grace, then SIGKILL", async () => {
-  const pid = stubbornGroup();
+  const pid = await stubbornGroup();
   await until("the group runs", () => groupAlive(pid), 2000);
   trackGroup(pid);
   const started = Date.now();
@@ -91,7 +95,7 @@ test("groups: a group that ends on SIGTERM does not wait out the grace", async (
 });
 
 test("groups: killTrackedGroups is synchronous SIGKILL to every tracked group", async () => {
-  const pids = [stubbornGroup(), stubbornGroup()];
+  const pids = [await stubbornGroup(), await stubbornGroup()];
   await until("the groups run", () => pids.every(groupAlive), 2000);
   for (const pid of pids) trackGroup(pid);
   killTrackedGroups();

@@ -8,6 +8,8 @@
  * keep pi alive: the exit hook is the final step either way.
  */
 
+import { readdirSync, readFileSync } from "node:fs";
+
 const KEY = Symbol.for("pi-todo-loop.process-groups");
 
 interface Registry {
@@ -34,9 +36,33 @@ export function signalGroup(pid: number | undefined, signal: NodeJS.Signals | 0)
   }
 }
 
-/** Whether any process of the group still exists. */
+/**
+ * Whether any process of the group still runs. A zombie has exited (only its table entry waits for a
+ * parent to reap it, and in a container whose init reaps late that can take seconds), so on Linux the
+ * group's members are read from /proc and zombies do not count; elsewhere a signal 0 tells.
+ */
 export function groupAlive(pid: number): boolean {
-  return signalGroup(pid, 0);
+  if (!signalGroup(pid, 0)) return false;
+  if (process.platform !== "linux") return true;
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  for (const name of names) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // pid (comm) state ppid pgrp …: the comm may hold spaces and parentheses, so read after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (fields[0] !== "Z" && Number(fields[2]) === pid) return true;
+  }
+  return false;
 }
 
 /** SIGKILL to every tracked group, now; the set is emptied. Synchronous: safe in `process.on("exit")`. */

@@ -63,7 +63,7 @@ test("todo_loop_block: in RPC a reason → waiting, one warning notify, status '
   const lines = await statusLines(h);
   assert.equal(lines[0], "todo loop: waiting");
   assert.ok(lines.includes("waiting for you: Which database should I migrate?"));
-  assert.equal(h.footer(), "todo 2 of 2 open · todo loop: waiting for you");
+  assert.equal(h.footer(), "todo loop: waiting for you · todo 2 of 2 open");
 });
 
 test("todo_loop_block: in the TUI with the transcript on the tool does not notify (the stop line announces the wait); the stop is recorded", async () => {

@@ -9,10 +9,10 @@ import { readdirSync } from "node:fs";
 import todoLoop from "../../src/index.ts";
 import { ioOf } from "../captured-io.ts";
 import { nudgeText } from "../../src/core/text.ts";
-import { callPart, foldFingerprint, textPart } from "../../src/core/fingerprint.ts";
+import { callResultPart, foldFingerprint, textPart } from "../../src/core/fingerprint.ts";
 import { assistant, assistantCalls, callResult, chain, rpivDetails, marker, settle, task, todoResult, user } from "../builders.ts";
 import { createContext, createFakePi, createSession } from "../fake-pi.ts";
-import { cwd, TASKS, planned, harness, markerOf, details, fieldOf, roundOf, FIRST_FP, markerDetails, stop, writeConfig, statusLines, completedBoth, bashResult } from "./wiring.ts";
+import { cwd, TASKS, planned, harness, markerOf, details, fieldOf, roundOf, FIRST_FP, OK_RESULT, markerDetails, stop, writeConfig, statusLines, completedBoth, bashResult } from "./wiring.ts";
 
 // ---- turn_end: continuing -------------------------------------------------------------------------
 
@@ -110,7 +110,7 @@ test("turn_end: a tool turn between replies starts the count of replies without 
   await h.settleWith();
   await h.settleWith();
   await h.toolsWith([bashResult()]);
-  const afterBash = foldFingerprint(foldFingerprint("", callPart("bash", "?", false)), textPart(["Stopping here."]));
+  const afterBash = foldFingerprint(foldFingerprint("", callResultPart("bash", "?", false, OK_RESULT)), textPart(["Stopping here."]));
   assert.deepEqual(details(await h.settleWith()), markerDetails({ round: 3, idle: 1, stale: 2, fp: afterBash }));
 });
 
@@ -268,7 +268,7 @@ test("turn_end: replies that only re-read the list stop after maxStuckReplies (d
   const reason = "stopped: 5 replies in a row without progress (no edits, commands, new reads or todo changes), 2 tasks still open; it may need you";
   assert.deepEqual(h.records("todo-loop:stop"), [stop("stuck", reason, { round: 5 })]);
   const lines = await statusLines(h);
-  assert.ok(lines.includes("replies without progress: 5 of 5"), lines.join("\n"));
+  assert.ok(lines.includes("replies in a row without progress: 5 of 5"), lines.join("\n"));
 });
 
 test("turn_end: the same reply three times in a row stops (maxRepeats default 3), announced once as repeat", async () => {
@@ -282,7 +282,8 @@ test("turn_end: the same reply three times in a row stops (maxRepeats default 3)
   const results = [await failing(0), await failing(1), await failing(2), await failing(3)];
   assert.deepEqual(results.map((result) => result?.continue === true), [true, true, true, false]);
   assert.deepEqual(results.slice(0, 3).map((result) => fieldOf(details(result), "repeats")), [1, 1, 2]);
-  assert.deepEqual(results.slice(0, 3).map((result) => fieldOf(details(result), "stuck")), [0, 0, 0], "a failing command is progress");
+  // 0.4: its first run is progress; the same command with the same result again under the message is a re-run.
+  assert.deepEqual(results.slice(0, 3).map((result) => fieldOf(details(result), "stuck")), [0, 1, 2], "a failing command's re-runs are no progress");
   const reason = "stopped: the agent gave the same reply 3 times in a row, 2 tasks still open; it may need you";
   assert.deepEqual(h.records("todo-loop:stop"), [stop("repeat", reason, { round: 3 })]);
 });

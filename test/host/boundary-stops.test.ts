@@ -196,7 +196,7 @@ test("question: a settle whose reply ends with a question does not continue; the
   const lines = await statusLines(h);
   assert.equal(lines[0], "todo loop: waiting");
   assert.ok(lines.includes('waiting for you: the agent asked: "Should I use Postgres or SQLite?"'));
-  assert.equal(h.footer(), "todo 2 of 2 open · todo loop: waiting for you");
+  assert.equal(h.footer(), "todo loop: waiting for you · todo 2 of 2 open");
   await h.endRun();
   assert.deepEqual(h.records("todo-loop:stop"), [stop("question", 'waiting for you: the agent asked: "Should I use Postgres or SQLite?"')]);
   assert.deepEqual(h.takeNotes(), [{ message: 'todo loop waiting for you: the agent asked: "Should I use Postgres or SQLite?"', type: "warning" }]);

@@ -24,8 +24,8 @@ test("/todoloop status: mode, continuations, replies, replies without work, task
     "todo loop: active",
     "continuations for this message: 1 (no limit)",
     "replies since the list last changed: 0",
-    "replies in a row without work: 1 of 3",
-    "replies without progress: 0 of 5",
+    "replies in a row without doing anything: 1 of 3",
+    "replies in a row without progress: 0 of 5",
     "the same reply in a row: 1 of 3",
     "tasks open: 2 of 2 (rpiv-todo)",
     `counting from: your message of ${clockOf(TIMESTAMP)} ("Do the work")`,
@@ -49,7 +49,7 @@ test("/todoloop pause: 'paused by user', footer 'todo loop paused', no continuat
   h.takeNotes();
   await h.command("pause");
   assert.deepEqual(h.takeNotes(), [{ message: "todo loop: paused by user", type: "info" }]);
-  assert.equal(h.footer(), "todo loop paused");
+  assert.equal(h.footer(), "todo loop paused · todo 2 of 2 open");
   assert.equal(await h.settleWith(), undefined);
   assert.equal((await statusLines(h))[0], "todo loop: PAUSED");
   h.session.append(user("next thing", { id: "u2" }));

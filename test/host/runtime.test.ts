@@ -71,12 +71,12 @@ test("footer: after a reload session_start shows the rounds, a pause or a wait r
   await reloaded.command("pause");
   const paused = reloaded.reload();
   await paused.start("resume");
-  assert.equal(paused.footer(), "todo loop paused");
+  assert.equal(paused.footer(), "todo loop paused · todo 2 of 2 open");
   await paused.command("resume");
   paused.session.append(assistant(), blockResult("need the password", "u1"));
   const waiting = paused.reload();
   await waiting.start("reload");
-  assert.equal(waiting.footer(), "todo 2 of 2 open · todo loop: waiting for you");
+  assert.equal(waiting.footer(), "todo loop: waiting for you · todo 2 of 2 open");
 });
 
 test("footer: never set without a UI (print and JSON modes)", async () => {
@@ -96,7 +96,7 @@ test("footer after an idle stop: once the run ends it names the stop, not the ru
   await h.reply();
   assert.equal(h.footer(), "todo 2 of 2 open · continue 2");
   await h.reply();
-  assert.equal(h.footer(), "todo 2 of 2 open · stopped: no progress");
+  assert.equal(h.footer(), "todo loop stopped: without doing anything · todo 2 of 2 open");
   assert.deepEqual(h.records("todo-loop:stop").map((data) => fieldOf(data, "kind")), ["idle"]);
 });
 
@@ -106,7 +106,7 @@ test("footer after a limit stop names it; /todoloop continue past the cap never 
   await h.reply();
   assert.equal(h.footer(), "todo 2 of 2 open · continue 1/1");
   await h.reply();
-  assert.equal(h.footer(), "todo 2 of 2 open · stopped: limit");
+  assert.equal(h.footer(), "todo loop stopped: limit · todo 2 of 2 open");
   await h.command("continue");
   assert.equal(h.footer(), "todo 2 of 2 open · continue 2 (limit 1, at your request)");
 });
@@ -117,7 +117,7 @@ test("footer while a stop is pending (pi may still retry) keeps the count; agent
   await h.settleWith({ outcome: "error" });
   assert.equal(h.footer(), "todo 2 of 2 open · continue 1");
   await h.endRun();
-  assert.equal(h.footer(), "todo 2 of 2 open · stopped: error");
+  assert.equal(h.footer(), "todo loop stopped: error · todo 2 of 2 open");
 });
 
 test("footer after a reload names the stop recorded since the last continuation (read from the branch)", async () => {
@@ -127,7 +127,7 @@ test("footer after a reload names the stop recorded since the last continuation 
   await h.reply();
   const reloaded = h.reload();
   await reloaded.start("reload");
-  assert.equal(reloaded.footer(), "todo 2 of 2 open · stopped: no progress");
+  assert.equal(reloaded.footer(), "todo loop stopped: without doing anything · todo 2 of 2 open");
 });
 
 test("footer: a new human message shows continue 0 at once (message_start), not the old message's count", async () => {
@@ -135,15 +135,15 @@ test("footer: a new human message shows continue 0 at once (message_start), not 
   await h.reply();
   await h.reply();
   await h.reply();
-  assert.equal(h.footer(), "todo 2 of 2 open · stopped: no progress");
+  assert.equal(h.footer(), "todo loop stopped: without doing anything · todo 2 of 2 open");
   await h.pi.fireMessageStart({ type: "message_start", message: { role: "custom", customType: "todo-loop:continue" } }, h.ctx);
   await h.pi.fireMessageStart({ type: "message_start", message: { role: "assistant" } }, h.ctx);
-  assert.equal(h.footer(), "todo 2 of 2 open · stopped: no progress", "only a human message resets the footer");
+  assert.equal(h.footer(), "todo loop stopped: without doing anything · todo 2 of 2 open", "only a human message resets the footer");
   await h.pi.fireMessageStart({ type: "message_start", message: { role: "user", content: "go on" } }, h.ctx);
   assert.equal(h.footer(), "todo 2 of 2 open · continue 0");
   await h.command("pause");
   await h.pi.fireMessageStart({ type: "message_start", message: { role: "user", content: "next" } }, h.ctx);
-  assert.equal(h.footer(), "todo loop paused", "the pause outlives a new message");
+  assert.equal(h.footer(), "todo loop paused · todo 2 of 2 open", "the pause outlives a new message");
 });
 
 test("footer: message_start never sets a footer without a UI, and survives junk events", async () => {
@@ -185,10 +185,10 @@ test("pause: /tree back to before a pause keeps it paused (the newest pause/resu
   await h.start();
   await h.settleWith();
   await h.command("pause");
-  assert.equal(h.footer(), "todo loop paused");
+  assert.equal(h.footer(), "todo loop paused · todo 2 of 2 open");
   h.session.moveTo("t1");
   await h.pi.fireSessionTree({ type: "session_tree" }, h.ctx);
-  assert.equal(h.footer(), "todo loop paused");
+  assert.equal(h.footer(), "todo loop paused · todo 2 of 2 open");
   assert.ok((await statusLines(h)).includes("todo loop: PAUSED"));
   assert.ok((await statusLines(h)).includes("continuations for this message: 0 (no limit)"), "counters of this branch");
   assert.equal((await h.settleWith())?.continue, undefined, "no continuation while paused");
@@ -213,7 +213,7 @@ test("pause: read from every entry of the session only at session start, on a tr
 test("pause: a fork copies only its branch, so it is paused only when the pause record is on that branch", async () => {
   const onBranch = harness({ branch: [...planned(), control("pause")] });
   await onBranch.start("fork");
-  assert.equal(onBranch.footer(), "todo loop paused");
+  assert.equal(onBranch.footer(), "todo loop paused · todo 2 of 2 open");
   const elsewhere = harness();
   await elsewhere.start("fork");
   assert.equal(elsewhere.footer(), "todo 2 of 2 open · continue 0");

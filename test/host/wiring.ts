@@ -10,7 +10,7 @@ import { join } from "node:path";
 import todoLoop from "../../src/index.ts";
 import { ioOf } from "../captured-io.ts";
 import type { ContextLike, ModeLike, ToolResultValue, TurnEndEventLike, TurnEndResultLike } from "../../src/core/pi-shapes.ts";
-import { callPart, foldFingerprint, textPart } from "../../src/core/fingerprint.ts";
+import { callResultPart, foldFingerprint, resultHash, textPart } from "../../src/core/fingerprint.ts";
 import { assistant, chain, isEntry, settle, task, todoResult, toolResult, toolTurn, user } from "../builders.ts";
 import type { Entry, EventOptions, Message, MessageEntry, RpivTask } from "../builders.ts";
 import { createContext, createFakePi, createSession, isolatedDirs } from "../fake-pi.ts";
@@ -198,8 +198,10 @@ export function roundOf(result: TurnEndResultLike | undefined): unknown {
 /** The full details of a marker with two tasks open of two under u1, no cap. */
 /** The fingerprint of the harness's plain reply ("Stopping here.", no tool call). */
 export const PLAIN_FP = foldFingerprint("", textPart(["Stopping here."]));
-/** The fingerprint of the first reply after `planned()`: the todo result (its call is not on the branch), then the plain text. */
-export const FIRST_FP = foldFingerprint(foldFingerprint("", callPart("todo", "?", false)), textPart(["Stopping here."]));
+/** The hash of a builders' tool result (`content: [{ type: "text", text: "ok" }]`, no error). */
+export const OK_RESULT = resultHash([{ type: "text", text: "ok" }], false);
+/** The fingerprint of the first reply after `planned()`: the todo result (its call is not on the branch, its result "ok"), then the plain text. */
+export const FIRST_FP = foldFingerprint(foldFingerprint("", callResultPart("todo", "?", false, OK_RESULT)), textPart(["Stopping here."]));
 
 export function markerDetails(overrides: {
   round: number;

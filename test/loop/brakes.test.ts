@@ -223,7 +223,7 @@ test("applyCommand: continue on an out-of-date list is consent too (0.3): one ru
   const unknown = applyCommand(seen(), "continue", facts({ list: { kind: "out-of-date", why: "codemode", open: 0, source: undefined } }));
   assert.equal(unknown.marker?.reread, true, "even with no readable list before: the agent reads it");
   assert.equal(unknown.marker?.tool, "todo");
-  const busy = applyCommand(seen(), "continue", facts({ list: stale, idle: false }));
+  const busy = applyCommand(seen({ ending: true }), "continue", facts({ list: stale, idle: false }));
   assert.equal(busy.marker, undefined);
-  assert.equal(busy.memory.kept, 0, "busy: the consent is kept for when pi settles");
+  assert.equal(busy.memory.kept, 0, "busy as the run winds down: the consent is kept for when pi settles");
 });

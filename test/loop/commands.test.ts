@@ -95,7 +95,9 @@ test("applyCommand: continue while the agent is busy only lifts pause and wait",
   assert.equal(result.memory.waiting, undefined);
   assert.equal(result.memory.round, 2);
   assert.equal(result.marker, undefined);
-  assert.deepEqual(result.reply, { kind: "requested", started: false });
+  // 0.4: mid-run (this run has not ended on a settle) nothing is kept for later: a second run never follows.
+  assert.deepEqual(result.reply, { kind: "requested", started: false, kept: false });
+  assert.equal(result.memory.kept, undefined);
 });
 
 test("applyBlock: the agent's block makes the loop wait; while paused it changes nothing", () => {
@@ -144,7 +146,7 @@ test("applyCommand: continue while the agent is busy keeps the consent (the roun
 });
 
 test("honourKept: pi settled after a kept continue: one marker then, as continue gives when idle, and no second control record", () => {
-  const kept = applyCommand(seen({ round: 2, paused: true }), "continue", facts({ idle: false })).memory;
+  const kept = applyCommand(seen({ round: 2, paused: true, ending: true }), "continue", facts({ idle: false })).memory;
   const idleFacts = { list: LIST, limits: NO_LIMITS, killSwitch: false };
   const honoured = honourKept(kept, idleFacts, false);
   assert.ok(honoured);
@@ -168,7 +170,7 @@ test("honourKept: the stop the run ended with is recorded first (settle), then t
 });
 
 test("honourKept: the consent lapses only for the person's own later word or a loop that already went on: a pause since, an abort, a continuation since", () => {
-  const kept = applyCommand(seen({ round: 2 }), "continue", facts({ idle: false })).memory;
+  const kept = applyCommand(seen({ round: 2, ending: true }), "continue", facts({ idle: false })).memory;
   const rest = { list: LIST, limits: NO_LIMITS, killSwitch: false };
   assert.equal(honourKept(applyCommand(kept, "pause", facts()).memory, rest, false), undefined, "a pause since withdraws it");
   for (const [name, memory, aborted] of [["paused since", { ...kept, paused: true }, false], ["aborted", kept, true], ["continued since", { ...kept, round: 3 }, false]] as const) {
@@ -181,7 +183,7 @@ test("honourKept: the consent lapses only for the person's own later word or a l
 });
 
 test("honourKept: with nothing open by the time pi settles it says so rather than lapsing silently; a new message or a branch switch drops the consent", () => {
-  const kept = applyCommand(seen({ round: 2 }), "continue", facts({ idle: false })).memory;
+  const kept = applyCommand(seen({ round: 2, ending: true }), "continue", facts({ idle: false })).memory;
   const result = honourKept(kept, { list: { kind: "list", open: 0, total: 2, signature: "s", source: "rpiv-todo", tool: "todo" }, limits: NO_LIMITS, killSwitch: false }, false);
   assert.deepEqual(result?.reply, { kind: "cannot-continue", why: "nothing-open" });
   assert.equal(result?.marker, undefined);
@@ -191,7 +193,7 @@ test("honourKept: with nothing open by the time pi settles it says so rather tha
 });
 
 test("applyCommand: a pause after a kept continue withdraws it; a reset keeps it, counted from the reset", () => {
-  const kept = applyCommand(seen({ round: 2 }), "continue", facts({ idle: false })).memory;
+  const kept = applyCommand(seen({ round: 2, ending: true }), "continue", facts({ idle: false })).memory;
   assert.equal(applyCommand(kept, "pause", facts()).memory.kept, undefined);
   const reset = applyCommand(kept, "reset", facts()).memory;
   assert.equal(reset.kept, 0);
@@ -199,7 +201,7 @@ test("applyCommand: a pause after a kept continue withdraws it; a reset keeps it
 });
 
 test("decide: a continuation after a kept consent uses it up (the loop went on), so pi's settle adds no second marker", () => {
-  const kept = applyCommand(seen({ round: 2 }), "continue", facts({ idle: false })).memory;
+  const kept = applyCommand(seen({ round: 2, ending: true }), "continue", facts({ idle: false })).memory;
   const decision = run(input({ memory: kept, branch: branch({ round: 2 }) }));
   assert.equal(decision.continue, true);
   const honoured = honourKept(decision.memory, { list: LIST, limits: NO_LIMITS, killSwitch: false }, false);

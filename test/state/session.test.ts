@@ -53,8 +53,9 @@ test("reader: a codemode script adopts the list when any of its calls is the lis
 
 test("reader: another extension's hidden message between a tool result and the next message means the message was not carried over", () => {
   const open = rpivState([task({ id: 1 }), task({ id: 2 })]);
-  assert.equal(earlierOf(chain(user(), open, toolResult("read", {}), user("next"))).earlierCarried, true, "right after a tool result: a follow-up");
-  assert.equal(earlierOf(chain(user(), open, toolResult("read", {}), customMessage(), user("next"))).earlierCarried, false);
+  assert.equal(earlierOf(chain(user(), open, toolResult("read", {}), user("Also fix the typo"))).earlierCarried, true, "right after a tool result: a follow-up");
+  // (Not "next": a message that only says go on carries the list over wherever it comes, 0.4.)
+  assert.equal(earlierOf(chain(user(), open, toolResult("read", {}), customMessage(), user("Also fix the typo"))).earlierCarried, false);
 });
 
 test("reader: a plan-mode reply that closes a step adopts an earlier plan; one that closes nothing does not", () => {

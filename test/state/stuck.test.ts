@@ -187,11 +187,11 @@ test("canonicalJson: keys sorted at every level; never throws on cycles, depth o
   assert.notEqual(hashText("a"), hashText("b"));
 });
 
-test("reply: a todo tool's read reads the list: after the agent's own todo call it is re-reading (list or get, any id); after the list changed elsewhere it is new", () => {
+test("reply: a todo tool's read reads the list: after the agent's own todo call it is re-reading; a task read by an id not read before is exploring (0.4); after the list changed elsewhere it is new", () => {
   const created = called("c1", "todo", { action: "create", subject: "Write tests" }, { details: rpivDetailsOf() });
   const afterCreate = (id: string, args: unknown) => readSnapshot(chain(user("a", { id: "u1" }), ...created, assistant(), ...called(id, "todo", args, { details: LISTED }), assistant()));
   assert.equal(afterCreate("c2", LIST_CALL).reply.last?.progress, false, "the list the agent just wrote");
-  assert.equal(afterCreate("c2", { action: "get", id: 2 }).reply.last?.progress, false, "a task of it");
+  assert.equal(afterCreate("c2", { action: "get", id: 2 }).reply.last?.progress, true, "a task of it by an id not read before: exploring");
   const elsewhere = readSnapshot(chain(user("a", { id: "u1" }), ...created, assistant(), rpivState([task({ id: 1, status: "in_progress" })]), ...called("c2", "todo", LIST_CALL, { details: { action: "list", params: {}, tasks: [task({ id: 1, status: "in_progress" })], nextId: 2 } }), assistant()));
   assert.equal(elsewhere.reply.last?.progress, true, "the list changed since the agent last saw it");
   const failed = readSnapshot(chain(user("a", { id: "u1" }), ...called("c1", "todo", LIST_CALL, { isError: true }), assistant()));
