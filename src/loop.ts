@@ -469,7 +469,8 @@ export function applyCommand(memory: Memory, command: Command, facts: CommandFac
         const lifted = liftWait({ ...memory, paused: false, adopted: true });
         return done(winding ? { ...lifted, kept: memory.round } : lifted, winding ? { kind: "requested", started: false } : { kind: "requested", started: false, kept: false });
       }
-      const lifted: Memory = liftWait({ ...memory, paused: false, pending: undefined, adopted: true, kept: undefined });
+      // A run starts now: it is not ending, so a second `continue` while it goes keeps nothing (0.4).
+      const lifted: Memory = liftWait({ ...memory, paused: false, pending: undefined, adopted: true, kept: undefined, ending: false });
       const next: Memory = { ...lifted, round: memory.round + 1, hadWork: true, announced: [] };
       const marker = list.kind === "list" ? markerFor(next, list, facts.limits, false) : stale ? rereadMarker(next, list, facts) : undefined;
       return done(next, { kind: "requested", started: true }, true, marker);

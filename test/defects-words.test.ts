@@ -100,7 +100,8 @@ const LIST: ListState = { kind: "list", open: 2, total: 2, signature: "s", sourc
 const FACTS: CommandFacts = { list: LIST, limits: DEFAULT_CONFIG, idle: true, killSwitch: false };
 
 test("/todoloop continue twice in a row: the first starts a run, the second — the agent busy in that run — lifts pause and wait only: one run", () => {
-  const first = applyCommand({ ...freshMemory("u1"), round: 2 }, "continue", FACTS);
+  // After a stop the last settle ended the run (ending); the first continue's run is not ending any more.
+  const first = applyCommand({ ...freshMemory("u1"), round: 2, ending: true }, "continue", FACTS);
   assert.ok(first.marker, "the first starts a run");
   const second = applyCommand(first.memory, "continue", { ...FACTS, idle: false });
   assert.equal(second.marker, undefined);
