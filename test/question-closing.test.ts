@@ -368,6 +368,17 @@ test("not a wait: a request under a condition or offered is a sign-off, in every
   ]);
 });
 
+test("not a wait: a word of a pattern inside a longer word counts for nothing", () => {
+  none([
+    "Share the dashboard with members of your team.",
+    "Share the build with the game studio.",
+    "Runner logs are archived nightly and I'll rotate them.",
+    "Pleased to report the parser is done; then I'll write the docs.",
+    "Close-up screenshots are in `docs/`, and I'll add more.",
+    "Прислать журнал можно позже; я продолжу с тестами.",
+  ]);
+});
+
 test("not a wait: statements and plans of the agent that only start like an imperative", () => {
   none([
     "The build passes and I'll move on to the docs next.",

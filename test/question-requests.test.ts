@@ -349,3 +349,43 @@ test("depends: an apostrophe left out and an optional pronoun left out still dep
   assert.equal(askedQuestion("Shall I go on?\nIf thats fine, I start with the tests."), "Shall I go on?");
   assert.equal(askedQuestion("Продолжить?\nКак только подтвердите, я начну."), "Продолжить?");
 });
+
+test("request: an explicit request stays a request with an offer after it, in every language (no looser form reads it then)", () => {
+  const requests = [
+  "Please share the log if you want me to look.",
+  "Kindly attach the screenshot if you have it.",
+  "Let me know which layout you prefer if you have a minute.",
+  "Tell me whether the old endpoint stays, if you know.",
+  "Could you share the screenshot if you have it.",
+  "Could you please share the screenshot if you have it.",
+  "I need you to paste the error if you still see it.",
+  "I'll need you to paste the error if you still see it.",
+  "Once you share the config file, I can wire it in if you want.",
+  "After you've added the key, we can go on if you like.",
+  "Please run `npm login` so I can continue, if you have npm access.",
+  "Please type /login and I'll continue if you want.",
+  "请提供日志，如果你需要我继续。",
+  "请告诉我您想用哪个方案，如果你需要我继续。",
+  "需要您确认一下接口的格式，如果你需要我继续。",
+  "設定ファイルを共有してください、よろしければ。",
+  "どちらの方式で進めるか教えてください、よろしければ。",
+  "使うデータベースを選んでください、よろしければ。",
+  "Пожалуйста, добавьте файл конфигурации в чат, если хотите.",
+  "Пришлите, пожалуйста, журнал, если хотите.",
+  "Сообщите, какой вариант вам подходит, если хотите.",
+  "Por favor, comparte el archivo si quieres.",
+  "Comparte el archivo, por favor, si quieres.",
+  "Indícame cuál de las dos opciones prefieres si quieres.",
+  "Necesito que confirmes el nombre del esquema si quieres.",
+  "Bitte füge die Konfigurationsdatei hinzu, falls du möchtest.",
+  "Bestätige bitte den Namen der Tabelle, falls du möchtest.",
+  "Sag mir, welche Variante du willst, falls du möchtest.",
+  "Veuillez partager le fichier si vous voulez.",
+  "Ajoutez le fichier au chat, s'il vous plaît, si vous voulez.",
+  "S'il vous plaît, partagez le fichier si vous voulez.",
+  "Dites-moi quelle option vous préférez si vous voulez.",
+  ];
+  for (const reply of requests) assert.equal(askedQuestion(`Done.\n${reply}`), reply, reply);
+  // The looser forms under the same offer: a sign-off.
+  for (const reply of ["Run the tests and paste the output if you want.", "Close the app so I can deploy, if you like."]) assert.equal(askedQuestion(`Done.\n${reply}`), undefined, reply);
+});
