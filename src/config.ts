@@ -8,6 +8,7 @@ import { configPath } from "./io/paths.ts";
 import type { Config, ConfigResult, EarlierTasks, Limits, NotifySetting, VerifyEntry } from "./core/types.ts";
 import { DEFAULT_MAX_LIMIT_WAIT_MINUTES, MAX_LIMIT_WAIT_CEILING_MINUTES } from "./core/limit-wait.ts";
 import { CHILDREN_SETTINGS } from "./core/child.ts";
+import { DEFAULT_CHECK_IN_MINUTES, MAX_CHECK_IN_MINUTES } from "./core/work.ts";
 import type { ChildrenSetting } from "./core/child.ts";
 
 const EARLIER_TASKS: readonly EarlierTasks[] = ["ask", "continue"];
@@ -36,6 +37,7 @@ export const DEFAULT_CONFIG: Config = {
   verify: [],
   maxLimitWaitMinutes: DEFAULT_MAX_LIMIT_WAIT_MINUTES,
   children: "quiet",
+  checkInMinutes: DEFAULT_CHECK_IN_MINUTES,
 };
 
 export const CEILINGS: Limits = { maxRounds: 1000, maxTokens: 1_000_000_000, maxCost: 10_000, maxMinutes: 10_080, maxIdleReplies: 100, maxStuckReplies: 100, maxRepeats: 100 };
@@ -46,7 +48,7 @@ const LIMIT_KEYS: readonly LimitKey[] = ["maxRounds", "maxTokens", "maxCost", "m
 const FLAG_KEYS: readonly FlagKey[] = ["stopOnQuestion", "transcript"];
 type ReachKey = "notify" | "notifyCommand" | "exitCode";
 const REACH_KEYS: readonly ReachKey[] = ["notify", "notifyCommand", "exitCode"];
-const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, ...REACH_KEYS, "earlierTasks", "verify", "maxLimitWaitMinutes", "children"];
+const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, ...REACH_KEYS, "earlierTasks", "verify", "maxLimitWaitMinutes", "children", "checkInMinutes"];
 /** Keys whose value may be a fraction; the others are whole counts, rounded down. */
 const FRACTIONAL: ReadonlySet<LimitKey> = new Set(["maxCost", "maxMinutes"]);
 
@@ -181,6 +183,20 @@ function parseLimitWait(value: unknown, problems: string[]): number {
   return value;
 }
 
+/** `checkInMinutes` (SPEC §4.17): minutes from 0 (no check-ins) to 1440, fractions allowed; anything else is a problem. */
+function parseCheckIn(value: unknown, problems: string[]): number {
+  const fallback = DEFAULT_CHECK_IN_MINUTES;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    problems.push(`checkInMinutes must be a number of minutes from 0 (no check-ins) to ${MAX_CHECK_IN_MINUTES} (got ${describe(value)}); using ${fallback}`);
+    return fallback;
+  }
+  if (value > MAX_CHECK_IN_MINUTES) {
+    problems.push(`checkInMinutes ${value} is above the ceiling ${MAX_CHECK_IN_MINUTES}; using ${MAX_CHECK_IN_MINUTES}`);
+    return MAX_CHECK_IN_MINUTES;
+  }
+  return value;
+}
+
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -205,6 +221,7 @@ export function parseConfig(raw: unknown): ConfigResult {
     else if (key === "verify") config.verify = parseVerify(record[key], problems, true);
     else if (key === "maxLimitWaitMinutes") config.maxLimitWaitMinutes = parseLimitWait(record[key], problems);
     else if (key === "children") config.children = parseChildren(record[key], problems);
+    else if (key === "checkInMinutes") config.checkInMinutes = parseCheckIn(record[key], problems);
     else problems.push(`unknown key ${JSON.stringify(key.slice(0, 40))} ignored (known: ${KEYS.join(", ")})`);
   }
   return { config, problems };

@@ -11,12 +11,13 @@ import { loadConfig } from "./config.ts";
 import { registerNoTodoToolNotice } from "./host/no-todo-tool.ts";
 import { registerKeptConsent } from "./host/kept-consent.ts";
 import { registerLimitWaits } from "./host/limit-waits.ts";
+import { registerWork } from "./host/work.ts";
 import type { PiLike } from "./core/pi-shapes.ts";
 import { registerRenderers } from "./host/render.ts";
 import { createRuntime } from "./host/runtime.ts";
-import { registerSessionFacts } from "./host/session-facts.ts";
 import { processIo } from "./io/notify.ts";
 import type { ReachIo } from "./io/notify.ts";
+import { registerSessionFacts } from "./host/session-facts.ts";
 
 /**
  * pi calls this with its API alone; `io` (the process's stdout, stderr and exit status) is for a caller that
@@ -28,6 +29,7 @@ export default function todoLoop(pi: PiLike, io: ReachIo = processIo): void {
   registerBoundaries(runtime);
   registerKeptConsent(runtime);
   registerLimitWaits(runtime);
+  registerWork(runtime);
   registerBlockTool(runtime);
   registerCommand(runtime);
   registerRenderers(pi, () => loadConfig(configPath()).config.transcript);

@@ -132,6 +132,7 @@ export function stopKind(reason: Reason): StopKind | undefined {
     case "verify-failed":
     case "verify-error":
     case "limit-wait":
+    case "work-timeout":
       return reason.kind;
     default:
       return undefined;
@@ -247,6 +248,27 @@ function nearBrake(count: number, max: number | null): boolean {
 }
 
 /**
+ * A settle with open tasks while work the agent started runs in the background (SPEC §4.17): after
+ * pause, wait and plan mode, before the earlier-message hold, the list checks, the limits and the
+ * brakes. No continuation and no round; the idle, stuck and repeat counts and the list signature stay
+ * as they were; no stop is recorded or announced — unless the check-ins ran out (`timedOut`), which is
+ * the `work-timeout` stop. A queued message, another extension's continuation and a question to the
+ * person go first, as they would at any settle.
+ */
+function workWait(memory: Memory, input: DecideInput, open: number): Decision | undefined {
+  const { list, work } = input;
+  if (work === undefined || !(work.inFlight > 0) || list.kind !== "list" || open === 0) return undefined;
+  if (input.pendingMessages) return noop({ ...memory, last: { kind: "queued" } });
+  if (input.otherContinued) return noop({ ...memory, last: { kind: "other-extension" } });
+  if (input.stopOnQuestion && input.turn.question !== undefined) {
+    const waiting: Wait = { reason: input.turn.question, asked: true };
+    return stopWith({ ...memory, waiting }, { kind: "waiting", ...waiting }, open, "warning");
+  }
+  if (work.timedOut !== undefined) return stopWith(memory, { kind: "work-timeout", minutes: work.timedOut, open }, open, "warning");
+  return noop({ ...memory, last: { kind: "waiting-work", jobs: work.inFlight, open } });
+}
+
+/**
  * The turn_end decision (SPEC §4, items 3–12). The kill switch is checked before this is called. The
  * memory says whether the run is ending here (a settle that did not continue): a `/todoloop continue`
  * that arrives before pi settles is then kept for that moment, one that arrives mid-run is not (§7).
@@ -284,6 +306,8 @@ function decideTurn(input: DecideInput): Decision {
   if (memory.paused) return noop({ ...memory, last: { kind: "paused" } });
   if (memory.waiting !== undefined) return stopWith(memory, { kind: "waiting", ...memory.waiting }, open, "warning");
   if (list.kind === "planning") return noop({ ...memory, last: { kind: "planning" } });
+  const waitingOnWork = workWait(memory, input, open);
+  if (waitingOnWork) return waitingOnWork;
   const earlier = earlierHold(memory, input, open);
   if (earlier) return earlier;
   if (list.kind === "none") return stopWith(memory, { kind: "no-list", why: list.why }, 0, "warning");

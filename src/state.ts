@@ -196,7 +196,7 @@ function blockReason(message: UnknownRecord): string | undefined {
   return details.reason;
 }
 
-const STOP_KINDS: ReadonlySet<string> = new Set<StopKind>(["clear", "no-list", "limit", "idle", "stuck", "repeat", "waiting", "question", "out-of-reach", "out-of-date", "outcome", "earlier", "verify-failed", "verify-error", "limit-wait"]);
+const STOP_KINDS: ReadonlySet<string> = new Set<StopKind>(["clear", "no-list", "limit", "idle", "stuck", "repeat", "waiting", "question", "out-of-reach", "out-of-date", "outcome", "earlier", "verify-failed", "verify-error", "limit-wait", "work-timeout"]);
 
 /** Records written before stop kinds existed are known by their reason's wording. */
 const LEGACY_STOPS: readonly (readonly [RegExp, StopKind, string?])[] = [

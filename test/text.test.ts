@@ -397,6 +397,7 @@ test("footer after a stop names the stop instead of the running count: one short
     "verify-failed": "todo loop stopped: check failed",
     "verify-error": "todo loop stopped: check did not run",
     "limit-wait": "todo loop stopped: usage limit",
+    "work-timeout": "todo loop stopped: background work",
   };
   for (const [kind, name] of Object.entries(names)) {
     const key = kind === "limit" ? "limit:maxRounds" : kind;

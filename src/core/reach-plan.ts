@@ -74,9 +74,13 @@ export function notifies(stop: StopFacts, setting: NotifySetting, mode: ModeLike
   }
 }
 
-/** The plan for one announced stop, by its kind, the config and the mode. */
-export function planReach(stop: StopFacts, config: ReachConfig, mode: ModeLike | undefined): ReachPlan {
+/**
+ * The plan for one announced stop, by its kind, the config and the mode. `quiet`: a child session
+ * (SPEC §4.18) reaches nobody but its event bus — no terminal bytes, no command, no stderr line.
+ */
+export function planReach(stop: StopFacts, config: ReachConfig, mode: ModeLike | undefined, quiet = false): ReachPlan {
   const needsYou = needsPerson(stop, mode);
+  if (quiet) return { needsYou, terminal: false, command: "none", stderrLine: false, event: true };
   const out = notifies(stop, config.notify, mode);
   const command = !out || config.notifyCommand === null ? "none" : headless(mode) ? "await" : "start";
   return { needsYou, terminal: out && mode === "tui", command, stderrLine: headless(mode) && needsYou, event: true };
@@ -86,10 +90,11 @@ export function planReach(stop: StopFacts, config: ReachConfig, mode: ModeLike |
  * The exit status a print/JSON run leaves at its `agent_settled` (the last run decides): the configured
  * `exitCode` when it ended on a stop that needs the person; `null` (undo what the loop set before) when
  * it ended otherwise — a clear list, `earlier`, no stop; `undefined` (touch nothing) outside print/JSON
- * mode or without `exitCode`. `ended` is the stop the run ended on, announced now or before.
+ * mode or without `exitCode`. `ended` is the stop the run ended on, announced now or before. A quiet child
+ * session touches nothing: the exit status is process-wide, and an in-process child's process is its parent's.
  */
-export function exitStatus(ended: StopFacts | undefined, config: ReachConfig, mode: ModeLike | undefined): number | null | undefined {
-  if (!headless(mode) || config.exitCode === null) return undefined;
+export function exitStatus(ended: StopFacts | undefined, config: ReachConfig, mode: ModeLike | undefined, quiet = false): number | null | undefined {
+  if (quiet || !headless(mode) || config.exitCode === null) return undefined;
   return ended !== undefined && needsPerson(ended, mode) ? config.exitCode : null;
 }
 

@@ -7,6 +7,9 @@ import type { LimitKey, ListState, Memory, NoListWhy, Notice, Reason, StaleWhy, 
 import { assertNever, stopKind } from "../loop.ts";
 import { sanitize } from "./sanitize.ts";
 import type { ResumeCause } from "./resume.ts";
+import { SECOND_SESSION } from "./child.ts";
+import type { ChildConduct } from "./child.ts";
+import type { WorkLine } from "./work.ts";
 
 export { sanitize } from "./sanitize.ts";
 
@@ -118,6 +121,8 @@ export function describeReason(reason: Reason): string {
       return "not continuing: a queued message runs next";
     case "other-extension":
       return "not continuing: another extension already continued this turn";
+    case "other-workflow":
+      return "not continuing: another workflow (a goal or a plan) drives the session";
     case "earlier":
       return `not continuing: ${plural(reason.open, "task is", "tasks are")} open from an earlier message — /todoloop continue to go on with them`;
     case "verified":
@@ -125,6 +130,11 @@ export function describeReason(reason: Reason): string {
     case "verify-error":
     case "verify-continuing":
       return describeVerify(reason);
+    case "waiting-work":
+      if (reason.jobs === 0) return `not continuing yet: the background work finished and its report is due, ${plural(reason.open, "task")} still open`;
+      return `waiting on ${plural(reason.jobs, "background job")}: the agent goes on when the work reports, ${plural(reason.open, "task")} still open`;
+    case "work-timeout":
+      return `stopped: ${workTimeoutText(reason.minutes)}, ${plural(reason.open, "task")} open; it may need you`;
     case "limit-wait":
       if (reason.state === "gave-up") return `stopped: ${limitExhaustedText(reason, reason.atMs)}`;
       return reason.timer ? limitWaitText(reason.resumeAtMs, reason.atMs) : `stopped: ${limitHeadlessText(reason.resumeAtMs, reason.atMs)}`;
@@ -319,6 +329,51 @@ export function rereadNudgeText(tool: string): string {
   return `Continue with the open tasks on your todo list. The list may have changed in a way this reminder cannot see: first use ${toolPhrase(tool)} to read the list, then update each task as you finish it. The user's latest instruction outranks this reminder.`;
 }
 
+// ---- work in flight (SPEC §4.17) ------------------------------------------------------------------
+
+/** `background work still running after 210 minutes`: whole minutes from one on, two digits below. */
+function workTimeoutText(value: number): string {
+  const shown = value >= 1 ? String(Math.round(value)) : minutes(Math.max(0, value) || 0);
+  return `background work still running after ${shown} ${shown === "1" ? "minute" : "minutes"}`;
+}
+
+/** The lead of a nudge about work in flight: the standard one, or plan-mode's. */
+function workLead(tool: string | undefined): string {
+  return tool === undefined
+    ? "Continue with the open steps of the plan, and mark each step as you finish it by writing [DONE:n] in your reply."
+    : `Continue with the open tasks on your todo list. Use ${toolPhrase(tool)} to read the list and to update each task as you finish it.`;
+}
+
+/** The marker's content when the work the agent waited on ended and nothing reported it: a fixed sentence. */
+export function wakeNudgeText(tool: string | undefined): string {
+  return `${workLead(tool)} The background work you were waiting on has finished; read its result where it left it before you go on. If you cannot go on without a person, call todo_loop_block with the reason. The user's latest instruction outranks this reminder.`;
+}
+
+/** The marker's content of a check-in on work still running that has not reported: a fixed sentence. */
+export function checkInNudgeText(tool: string | undefined): string {
+  return `${workLead(tool)} Your background work has not reported yet: check on it (its status or its output) instead of starting it again, and go on with tasks that do not depend on it. If you cannot go on without a person, call todo_loop_block with the reason. The user's latest instruction outranks this reminder.`;
+}
+
+/** One piece of work in flight as `/todoloop` lists it: its label, its source and how long it has run. */
+export interface WorkView extends Pick<WorkLine, "label" | "minutes"> {
+  readonly sourceLabel: string;
+}
+
+/** The `/todoloop` lines about work in flight; none when there is none. */
+export function workStatusLines(work: readonly WorkView[]): string[] {
+  if (work.length === 0) return [];
+  const shown = work.slice(0, WORK_LINES);
+  const more = work.length > shown.length ? [`  … and ${work.length - shown.length} more`] : [];
+  return [
+    `background work in flight: ${work.length}`,
+    ...shown.map((item) => `  ${sanitize(item.label, 80)} (${sanitize(item.sourceLabel, 40)}, ${duration(item.minutes)})`),
+    ...more,
+  ];
+}
+
+/** How many pieces of work `/todoloop` names one by one. */
+const WORK_LINES = 10;
+
 export interface StatusView {
   readonly memory: Memory;
   readonly list: ListState;
@@ -342,6 +397,8 @@ function mode(view: StatusView): string {
   if (view.memory.waiting !== undefined) return "waiting";
   const { last } = view.memory;
   if (last.kind === "limit-wait" && last.state === "waiting" && last.timer) return `waiting for the usage limit (continuing at ${clock(last.resumeAtMs)})`;
+  if (view.memory.last.kind === "other-workflow") return "standing aside (another workflow drives the session)";
+  if (last.kind === "waiting-work" && view.memory.pending === undefined) return "waiting on background work";
   if (view.memory.last.kind === "earlier") return "holding (the open tasks are from an earlier message)";
   // Waits and the earlier-message hold are named above; every other stop reads "stopped".
   if (stopKind(view.memory.last) !== undefined) return "stopped";
@@ -416,7 +473,11 @@ export function footerText(memory: Memory, list: ListState, limits: Limits, kill
   if (memory.paused) return `todo loop paused · ${open}`;
   const { last } = memory;
   if (last.kind === "limit-wait" && last.state === "waiting" && last.timer && memory.pending === undefined) return `todo loop: ${limitFooterText(last.resumeAtMs)} · ${open}`;
+  if (memory.last.kind === "other-workflow") return `todo loop: another workflow is driving · ${open}`;
   if (memory.waiting !== undefined) return `${FOOTER_STOPS.waiting} · ${open}`;
+  if (last.kind === "waiting-work" && memory.pending === undefined) {
+    return last.jobs > 0 ? `todo loop: waiting on ${plural(last.jobs, "background job")} · ${open}` : `todo loop: background work finished · ${open}`;
+  }
   const stopped = footerStop(memory);
   return stopped === undefined ? `${open} · ${roundText(memory.round, limits.maxRounds)}` : `${stopped} · ${open}`;
 }
@@ -442,6 +503,7 @@ const FOOTER_STOPS: Record<StopKind, string> = {
   "verify-failed": "todo loop stopped: check failed",
   "verify-error": "todo loop stopped: check did not run",
   "limit-wait": "todo loop stopped: usage limit",
+  "work-timeout": "todo loop stopped: background work",
 };
 
 /**
@@ -633,6 +695,7 @@ export function stopHeadline(reason: Reason): string {
   }
   // The no-progress stop's explanation of what counts as progress is for the transcript, not a headline.
   if (reason.kind === "stuck") return `stopped: ${plural(reason.replies, "reply", "replies")} in a row without progress`;
+  if (reason.kind === "work-timeout") return `stopped: ${workTimeoutText(reason.minutes)}`;
   return describeReason(reason)
     .replace(/, \d+ tasks? still open\b.*$/, "")
     .replace(/;? (?:the agent|it) may need you$/, "");
@@ -667,4 +730,34 @@ export function configProblemText(file: string, problem: string): string {
 /** The `/todoloop` line about a notify command that failed (`program` from the user's own config). */
 export function hookFailureText(program: string, why: string): string {
   return `notify command failed: ${sanitize(program, 80)} ${why}`;
+}
+
+/** The rule that made a session a child, as `/todoloop` names it: `PI_SUBAGENT_CHILD=1`, or a second session. */
+function childRuleText(why: string): string {
+  return why === SECOND_SESSION ? why : `${why}=1`;
+}
+
+/** The `/todoloop` line of a child session (SPEC §4.18): which rule made it one, and what the loop does there. */
+export function childLine(why: string, conduct: ChildConduct): string {
+  const rule = childRuleText(why);
+  switch (conduct) {
+    case "quiet":
+      return `child session (${rule}): quiet — no exit status, stderr line, notify command, terminal notification or footer; the todo-loop:stop event still fires`;
+    case "off":
+      return `child session (${rule}): the loop is off here (children: "off")`;
+    case "normal":
+      return `child session (${rule}): treated like any session (children: "full")`;
+    default:
+      return assertNever(conduct);
+  }
+}
+
+/** `/todoloop <word>` in a child where the loop is off: nothing is recorded or started. */
+export function childOffReply(why: string): string {
+  return `todo loop: off in this child session (${childRuleText(why)}, children: "off"); nothing changed`;
+}
+
+/** The block tool's answer in a child where the loop is off. */
+export function childOffBlockText(why: string): string {
+  return `The todo loop is off in this child session (${childRuleText(why)}); there is no continuation to stop.`;
 }

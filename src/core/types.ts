@@ -53,6 +53,10 @@ export type Reason =
   | { readonly kind: "stuck"; readonly replies: number; readonly open: number }
   /** That many replies in a row had the same fingerprint. */
   | { readonly kind: "repeat"; readonly replies: number; readonly open: number }
+  /** Waiting on work in flight (SPEC §4.17): `jobs` background jobs still running; not a stop. */
+  | { readonly kind: "waiting-work"; readonly jobs: number; readonly open: number }
+  /** Work still in flight after the last check-in (SPEC §4.17): `minutes` since the loop began waiting. */
+  | { readonly kind: "work-timeout"; readonly minutes: number; readonly open: number }
   | VerifyReason
   | LimitWaitReason;
 
@@ -119,7 +123,7 @@ export type VerifyErrorWhy =
   | "untrusted";
 
 /** The kind a stop record carries (SPEC §4.13). */
-export type StopKind = "clear" | "no-list" | "limit" | "idle" | "stuck" | "repeat" | "waiting" | "question" | "out-of-reach" | "out-of-date" | "outcome" | "earlier" | "verify-failed" | "verify-error" | "limit-wait";
+export type StopKind = "clear" | "no-list" | "limit" | "idle" | "stuck" | "repeat" | "waiting" | "question" | "out-of-reach" | "out-of-date" | "outcome" | "earlier" | "verify-failed" | "verify-error" | "limit-wait" | "work-timeout";
 
 /** The stop this run ends with if pi settles without going on. */
 export interface PendingStop {
@@ -280,6 +284,19 @@ export interface DecideInput {
   readonly earlierTasks: EarlierMode;
   /** Another workflow holds `workflow:mutex:v1` for this session: the loop stands aside (SPEC §4.19). */
   readonly otherWorkflow?: boolean;
+  /** Work in flight this session waits on (SPEC §4.17); absent: none known. */
+  readonly work?: WorkFacts;
+}
+
+/** What the host knows of this session's work in flight at a settle (SPEC §4.17). */
+export interface WorkFacts {
+  /** Background jobs still running. */
+  readonly inFlight: number;
+  /**
+   * The check-in schedule ran out: the third check-in was sent, and no work ended and the list did not
+   * change since; the minutes since the loop began waiting. Absent: not timed out.
+   */
+  readonly timedOut?: number;
 }
 
 /** What a marker's `details` record (never sent to the model); fields are added, never renamed. */
@@ -305,6 +322,8 @@ export interface MarkerDetails {
   readonly repeats: number;
   /** A verification continuation's run (SPEC §4.16). */
   readonly verify?: { readonly command: string; readonly exit: number; readonly seconds: number; readonly run: number };
+  /** A continuation about work in flight (SPEC §4.17): the work ended without a word (`wake`), or a `check-in` on work still running. */
+  readonly work?: "wake" | "check-in";
 }
 
 /** A marker to append: its details plus the tool the nudge names (undefined: plan-mode's convention). */
@@ -402,6 +421,8 @@ export interface Config extends Limits {
   readonly maxLimitWaitMinutes: number;
   /** How the loop behaves in a child session (SPEC §4.18): quietly, not at all, or like any session. */
   readonly children: ChildrenSetting;
+  /** Minutes before the first check-in on work in flight that has not reported (SPEC §4.17); 0 = no check-ins. */
+  readonly checkInMinutes: number;
 }
 
 export type EarlierTasks = "ask" | "continue";

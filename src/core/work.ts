@@ -154,6 +154,8 @@ function minutesOf(ms: number): number {
 // Check-ins: work that never reports must not park the loop for ever.
 
 export const DEFAULT_CHECK_IN_MINUTES = 30;
+/** The ceiling of `checkInMinutes` (a day). */
+export const MAX_CHECK_IN_MINUTES = 1440;
 /** Check-ins sent while no work ends and the list does not change, before the `work-timeout` stop. */
 export const MAX_CHECK_INS = 3;
 /** The interval doubles after each check-in up to this multiple of `checkInMinutes`. */

@@ -12,6 +12,7 @@ import type { ContextLike, EntryDraft, ToolResultLike, TurnEndEventLike, TurnEnd
 import { askedQuestion, replyText } from "../core/question.ts";
 import { markerMessage, transcriptShown } from "./runtime.ts";
 import { limitAtSettle, recordAtSettle } from "./limit-waits.ts";
+import { holdForWork, workDecided, workFactsAt } from "./work.ts";
 import type { Runtime } from "./runtime.ts";
 import { SOURCES, TODO_TOOL_NAMES } from "../sources/index.ts";
 import type { CallKind } from "../core/types.ts";
@@ -58,6 +59,7 @@ export function registerBoundaries(runtime: Runtime): void {
   }
 
   async function onTurnEnd(event: TurnEndEventLike, ctx: ContextLike): Promise<TurnEndResultLike | undefined> {
+    if (runtime.conduct(ctx) === "off") return undefined;
     if (switchNow(ctx)) return undefined;
     if (!isRecord(event) || !Array.isArray(event.toolResults)) return undefined;
     // Without readable proposals and context there is no telling whether a human message is queued or
@@ -80,8 +82,13 @@ export function registerBoundaries(runtime: Runtime): void {
       spend: facts.spend,
       tools: facts.tools,
       earlierTasks: facts.config.earlierTasks,
+      // Probed only at a settle, where a continuation could follow (SPEC §4.19).
+      otherWorkflow: event.toolResults.length === 0 && runtime.workflow.otherDrives(ctx),
+      // Work in flight matters only where a continuation could follow (SPEC §4.17).
+      ...(event.toolResults.length === 0 ? { work: workFactsAt(runtime, ctx, facts) } : {}),
     });
     facts.session.memory = decision.memory;
+    if (event.toolResults.length === 0) workDecided(runtime, ctx, facts, decision.memory);
     for (const notice of decision.notices) {
       const { message, type } = describeNotice(notice, configPath());
       runtime.notify(ctx, message, type);
@@ -95,8 +102,13 @@ export function registerBoundaries(runtime: Runtime): void {
   }
 
   async function onSettled(ctx: ContextLike): Promise<void> {
+    // The run ended without going on: the lock a continuation took is let go (SPEC §4.19).
+    runtime.workflow.release(ctx);
+    if (runtime.conduct(ctx) === "off") return;
     if (switchNow(ctx)) return;
     const session = runtime.sessionOf(ctx);
+    // Print and JSON mode: while the loop waits on work, the run is held open until the work reports.
+    await holdForWork(runtime, ctx);
     const { config } = loadConfig(configPath());
     // A run that ended on no stop still reaches the exit status (print/JSON: the last run decides).
     if (!session.memory?.pending) return runtime.reach.settled(ctx, config, { ended: undefined, record: undefined, total: 0 });
@@ -125,6 +137,7 @@ export function registerBoundaries(runtime: Runtime): void {
   }
 
   function onSessionStart(ctx: ContextLike): void {
+    if (runtime.conduct(ctx) === "off") return;
     if (!killSwitch(ctx.cwd)) announceProblems(ctx, loadConfig(configPath()).problems);
     runtime.readControls(ctx, runtime.sessionOf(ctx));
     if (!ctx.hasUI) return;
@@ -136,6 +149,7 @@ export function registerBoundaries(runtime: Runtime): void {
 
   /** `/tree` moved the session to another branch: its counters, the session's pause, and the footer. */
   function onSessionTree(ctx: ContextLike): void {
+    if (runtime.conduct(ctx) === "off") return;
     const session = runtime.sessionOf(ctx);
     runtime.readControls(ctx, session);
     const facts = runtime.gather(ctx);
@@ -147,7 +161,10 @@ export function registerBoundaries(runtime: Runtime): void {
 
   pi.on("turn_end", async (event, ctx) => {
     try {
-      return await onTurnEnd(event, ctx);
+      const result = await onTurnEnd(event, ctx);
+      // A continuation: the loop holds the lock until this run ends, so other workflows yield to it.
+      if (result?.continue === true) runtime.workflow.hold(ctx);
+      return result;
     } catch (error) {
       return runtime.failed(ctx, "turn_end", error);
     }
@@ -171,7 +188,7 @@ export function registerBoundaries(runtime: Runtime): void {
 
   pi.on("message_start", async (event, ctx) => {
     try {
-      if (isRecord(event) && isRecord(event.message) && event.message.role === "user" && !switchNow(ctx)) onHumanMessage(ctx);
+      if (isRecord(event) && isRecord(event.message) && event.message.role === "user" && !switchNow(ctx) && runtime.conduct(ctx) !== "off") onHumanMessage(ctx);
     } catch (error) {
       runtime.failed(ctx, "message_start", error);
     }
@@ -187,7 +204,7 @@ export function registerBoundaries(runtime: Runtime): void {
 
   pi.on("context", async (event, ctx) => {
     try {
-      if (switchNow(ctx)) return undefined;
+      if (switchNow(ctx) || runtime.conduct(ctx) === "off") return undefined;
       const messages = isRecord(event) ? event.messages : undefined;
       if (!Array.isArray(messages)) return undefined;
       const kept = filterMarkers(messages);

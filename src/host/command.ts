@@ -15,6 +15,7 @@ import { sourceLabel } from "../sources/index.ts";
 import { CONTROL_TYPE } from "../state.ts";
 import { childLine, childOffReply, commandReplyText, sanitize, statusText } from "../core/text.ts";
 import { handleVerify, isVerifyCommand, VERIFY_COMPLETIONS, verifyStatusLines } from "./verify-command.ts";
+import { workStatus } from "./work.ts";
 
 const DESCRIPTIONS: Record<Command, string> = {
   status: "what the loop is doing and why",
@@ -105,7 +106,7 @@ export function registerCommand(runtime: Runtime): void {
             killSwitch: facts.killSwitch,
             ...anchorOf(ctx, facts.memory.anchor, facts.snapshot.anchorTime),
             configExists: configExists(),
-          }) + (hook ? `\n${hook}` : "") + (child.child ? `\n${childLine(child.why, runtime.conduct(ctx, facts.config))}` : "") + verifyStatusLines(ctx, facts.config), "info");
+          }) + workStatus(runtime).map((line) => `\n${line}`).join("") + (hook ? `\n${hook}` : "") + (child.child ? `\n${childLine(child.why, runtime.conduct(ctx, facts.config))}` : "") + verifyStatusLines(ctx, facts.config), "info");
         } else {
           const open = facts.list.kind === "list" ? facts.list.open : 0;
           runtime.notify(ctx, commandReplyText(result.reply, { idle, open }), result.reply.kind === "cannot-continue" ? "warning" : "info");

@@ -15,7 +15,14 @@ import { createBranchReader, listState, MARKER_TYPE, sessionPaused } from "../st
 import type { BranchReader, Snapshot } from "../state.ts";
 import { createReach, processIo } from "../io/notify.ts";
 import type { Reach, ReachIo } from "../io/notify.ts";
-import { footerText, nudgeText, rereadNudgeText, sanitize } from "../core/text.ts";
+import { checkInNudgeText, footerText, nudgeText, rereadNudgeText, sanitize, wakeNudgeText } from "../core/text.ts";
+import { createChildren } from "./children.ts";
+import type { Children } from "./children.ts";
+import type { ChildConduct } from "../core/child.ts";
+import { createWorkflow } from "./workflow.ts";
+import type { Workflow } from "./workflow.ts";
+import { createWorkTracker } from "./work.ts";
+import type { WorkTracker } from "./work.ts";
 
 export interface SessionState {
   readonly reader: BranchReader;
@@ -63,6 +70,14 @@ export interface Runtime {
   readonly reach: Reach;
   /** Reads the session's pause from every control record of the session file (`getEntries()` copies them all). */
   readControls(ctx: ContextLike, session: SessionState): void;
+  /** Child sessions (SPEC §4.18): the process's registry and each session's rule. */
+  readonly children: Children;
+  /** How the loop behaves in this session: as usual, quietly (a child), or not at all (a child, `children: "off"`). */
+  conduct(ctx: ContextLike, config?: Config): ChildConduct;
+  /** `workflow:mutex:v1` (SPEC §4.19): the probe before an automatic continuation, and the lock the loop holds. */
+  readonly workflow: Workflow;
+  /** Work in flight (SPEC §4.17): what this session's bus announced, and the loop's timers and hold for it. */
+  readonly work: WorkTracker;
 }
 
 /** The tools of the one source that keeps its list in a file of the project (@tintinweb/pi-tasks). */
@@ -79,7 +94,9 @@ export function transcriptShown(ctx: ContextLike, config: Config): boolean {
 /** The marker as a custom message: its content is the nudge, its details the loop state. */
 export function markerMessage(marker: MarkerDraft, display: boolean): CustomMessageLike {
   const { tool, source: _source, ...details } = marker;
-  const content = details.reread === true ? rereadNudgeText(tool ?? "todo") : nudgeText(tool, details.hint);
+  const content = details.reread === true
+    ? rereadNudgeText(tool ?? "todo")
+    : details.work === "wake" ? wakeNudgeText(tool) : details.work === "check-in" ? checkInNudgeText(tool) : nudgeText(tool, details.hint);
   return { customType: MARKER_TYPE, content, display, details };
 }
 
@@ -119,6 +136,17 @@ function spendOf(snapshot: Snapshot): Facts["spend"] {
 /** `io`: the process's streams, exit status and notify command, which reaching a person writes to. */
 export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
   const sessions = new Map<string, SessionState>();
+  const children = createChildren();
+  // Registered now, while the extension loads: the listener must be there before any workflow probes.
+  const workflow = createWorkflow(pi);
+  // Work in flight is heard on the bus from the start: a job may start before the first turn ends.
+  const work = createWorkTracker(pi);
+
+  /** The child rule is one fact per session; the config is read only in a child. */
+  function conduct(ctx: ContextLike, config?: Config): ChildConduct {
+    if (!children.ruleOf(ctx).child) return "normal";
+    return children.conductOf(ctx, (config ?? loadConfig(configPath()).config).children);
+  }
 
   function sessionId(ctx: ContextLike): string {
     try {
@@ -208,6 +236,10 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
 
   return {
     pi,
+    children,
+    conduct,
+    workflow,
+    work,
     sessionOf,
     gather,
     notify,
@@ -218,6 +250,8 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
     },
     showFooter(ctx, session, text, force = false) {
       if (!ctx.hasUI || (session.footer === text && !force)) return;
+      // A child session shows no footer (SPEC §4.18): its UI, if any, is not the person's.
+      if (conduct(ctx) !== "normal") return;
       session.footer = text;
       try {
         ctx.ui.setStatus("todo-loop", text);
@@ -228,7 +262,7 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
     footerFor(facts, memory) {
       return footerText(memory, facts.list, facts.config, facts.killSwitch);
     },
-    reach: createReach(pi, io),
+    reach: createReach(pi, io, (ctx) => conduct(ctx) !== "normal"),
     readControls(ctx, session) {
       const read = ctx.sessionManager.getEntries;
       if (typeof read !== "function") return;

@@ -161,13 +161,17 @@ function sessionOf(ctx: ContextLike): { sessionId: string; sessionFile: string |
   return { sessionId, sessionFile };
 }
 
-export function createReach(pi: PiLike, io: ReachIo = processIo): Reach {
+/**
+ * `quiet(ctx)`: the session is a quiet child (SPEC §4.18) — it reaches nobody but its event bus: no exit
+ * status, no stderr line (config problems included), no command, no terminal bytes.
+ */
+export function createReach(pi: PiLike, io: ReachIo = processIo, quiet: (ctx: ContextLike) => boolean = () => false): Reach {
   let hookFailure: string | undefined;
   /** The exit status this loop set, so that a later run can undo it (the last run decides). */
   let exitSet: number | undefined;
 
-  function applyExit(ended: StopFacts | undefined, config: Config, ctx: ContextLike): void {
-    const status = exitStatus(ended, config, ctx.mode);
+  function applyExit(ended: StopFacts | undefined, config: Config, ctx: ContextLike, hushed: boolean): void {
+    const status = exitStatus(ended, config, ctx.mode, hushed);
     if (status === undefined) return;
     if (status !== null) {
       io.setExitCode(status);
@@ -183,17 +187,26 @@ export function createReach(pi: PiLike, io: ReachIo = processIo): Reach {
     hookFailure = why === undefined ? undefined : hookFailureText(argv[0] ?? "", why);
   }
 
+  function quietIn(ctx: ContextLike): boolean {
+    try {
+      return quiet(ctx);
+    } catch {
+      return false;
+    }
+  }
+
   return {
     async settled(ctx, config, run) {
       const ended = run.ended && stopFacts(run.ended);
+      const hushed = quietIn(ctx);
       try {
-        applyExit(ended, config, ctx);
+        applyExit(ended, config, ctx, hushed);
       } catch {
         // An exit status that cannot be set must not break the settle.
       }
       const { record, ended: reason } = run;
       if (!record || !reason || !ended) return;
-      const plan = planReach(ended, config, ctx.mode);
+      const plan = planReach(ended, config, ctx.mode, hushed);
       const payload: StopPayload = {
         v: 1,
         kind: record.kind,
@@ -226,6 +239,8 @@ export function createReach(pi: PiLike, io: ReachIo = processIo): Reach {
     },
 
     problems(ctx, file, problems) {
+      // A quiet child leaves the process's memo alone: its parent announces its own problems.
+      if (quietIn(ctx)) return;
       const key = problems.join("\n");
       if (io.memo.lastProblems === key || (io.memo.lastProblems === undefined && key === "")) return;
       io.memo.lastProblems = key;
@@ -240,6 +255,7 @@ export function createReach(pi: PiLike, io: ReachIo = processIo): Reach {
     },
 
     projectProblems(ctx, file, problems) {
+      if (quietIn(ctx)) return;
       const key = `${file}\n${problems.join("\n")}`;
       if (io.memo.lastProject === key || (io.memo.lastProject === undefined && problems.length === 0)) return;
       io.memo.lastProject = key;
