@@ -21,6 +21,7 @@ import {
   markers,
   PI_CLI,
   requests,
+  runPi,
   sandbox,
   say,
   SCENARIO_TIMEOUT_MS,
@@ -282,3 +283,22 @@ for (const [signal, status] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
     }
   });
 }
+
+test("pi -c -p on a session whose run died asks nothing: the prompt that follows is the person's", { timeout }, async (t) => {
+  const box = sandbox({ script: DYING, settings: NO_RETRY });
+  try {
+    await dieMidRun(box, "SIGKILL");
+    // The new message follows the marker of the run that died, so it carries the list over (§4.15).
+    nextScript(box, [say("Hello."), finish, say("Done.")]);
+    const run = await runPi(box, [...extensionArgs(), ...baseArgs(box), "-c", "-p", "Hello"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(!/last run/i.test(run.stderr + run.stdout), `nothing about the last run: ${run.stderr}`);
+    const entries = sessionEntries(box);
+    assert.equal(requests(box).length, 6, "the person's prompt and the runs the loop continued under it");
+    assert.equal(userMessageIds(entries).length, 2);
+    assert.deepEqual(stopData(entries).map((stop) => stop.kind), ["clear"]);
+    t.diagnostic(`-c -p: exit ${run.code}, requests ${requests(box).length}, markers ${markers(entries).length}, records clear`);
+  } finally {
+    box.cleanup();
+  }
+});
