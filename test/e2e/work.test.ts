@@ -9,7 +9,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -84,18 +85,26 @@ for (const { source, message } of SOURCES) {
 for (const source of ["todo-loop-work", "tintinweb"]) {
   test(`${source}: a silent end gives exactly one wake marker, 5 s after the work ended`, { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
     const script = [PLAN_TWO, START, WAIT, FINISH_TWO, say("Both tasks are done.")];
-    await withRpc(t.signal, { script, env: workEnv(source, { PI_TODO_LOOP_E2E_WORK_SILENT: "1" }) }, async (run, rpc) => {
+    const logDir = mkdtempSync(join(tmpdir(), "todo-loop-work-log-"));
+    t.after(() => rmSync(logDir, { recursive: true, force: true }));
+    const log = join(logDir, "work.jsonl");
+    await withRpc(t.signal, { script, env: workEnv(source, { PI_TODO_LOOP_E2E_WORK_SILENT: "1", PI_TODO_LOOP_E2E_WORK_LOG: log }) }, async (run, rpc) => {
       assert.equal(await rpc.prompt("Review the parser and finish the list"), "started");
       await rpc.waitSettled();
       const entries = await rpc.getEntries();
       const wakes = markerDetails(entries) as Array<{ work?: string; round: number }>;
       assert.deepEqual(wakes.map((details) => details.work), ["wake"]);
       assert.equal(wakes[0]?.round, 1, "the wake counts as a round");
+      const ends = readFileSync(log, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { at: number; what: string });
+      assert.equal(ends.filter((entry) => entry.what.startsWith("message:")).length, 0, "the stand-in sent no result message");
+      const endedAt = ends.at(-1)?.at ?? 0;
+      const wokeAfter = (timeOf(markers(entries)[0]) - endedAt) / 1000;
+      assert.ok(wokeAfter >= 4.9 && wokeAfter < 8, `the wake came ${wokeAfter} s after the end`);
       const logged = requests(run);
       assert.match(textOf(lastMessage(logged[3]).content), /background work you were waiting on has finished/);
       assert.deepEqual(stopData(entries).map((stop) => stop.kind), ["clear"]);
       checkInvariants(run, { script, taskTexts: TWO_TASKS });
-      t.diagnostic(`${source} silent: requests ${logged.length}, markers ${JSON.stringify(wakes.map((details) => details.work))}`);
+      t.diagnostic(`${source} silent: requests ${logged.length}, markers ${JSON.stringify(wakes.map((details) => details.work))}, woke ${wokeAfter.toFixed(2)} s after the end`);
     }, WITH_WORK);
   });
 }
