@@ -52,11 +52,13 @@ interface Target {
 type GroupName = "core" | "support";
 
 const GROUPS: Record<GroupName, { readonly label: string; readonly target: number }> = {
-  core: { label: "loop + question + state + verify + reply + progress + sources", target: 95 },
+  core: { label: "loop + question + state + verify + reply + progress + sources + work", target: 95 },
   support: { label: "config + text + sanitize", target: 90 },
 };
 
 const SOURCE_TESTS = ["test/sources/*.test.ts", "test/state/*.test.ts"];
+/** The tests of work in flight: the adapters and the tracker, the check-in schedule, and the decision. */
+const WORK_TESTS = ["test/work.test.ts", "test/work-schedule.test.ts", "test/loop/work-wait.test.ts"];
 /** The property tests that drive the whole extension through the fake pi (they pin index.ts and the handlers). */
 const ADAPTER_PROPERTIES = "^(kill switch|junk: turn_end|handlers:)";
 
@@ -89,6 +91,9 @@ const TARGETS: readonly Target[] = [
   { file: "src/core/verify.ts", tests: ["test/core/verify.test.ts", "test/verify-state.test.ts"], group: "core" },
   { file: "src/core/reply.ts", tests: ["test/core/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
   { file: "src/core/fingerprint.ts", tests: ["test/core/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
+  { file: "src/core/work.ts", tests: WORK_TESTS, group: "core" },
+  { file: "src/core/work-wake.ts", tests: ["test/loop/work-wait.test.ts"], group: "core" },
+  ...["index", "types", "nicobailon-pi-subagents", "tintinweb-pi-subagents", "pi-code", "aliou-pi-processes", "todo-loop-work"].map((name) => ({ file: `src/work/${name}.ts`, tests: WORK_TESTS, group: "core" as const })),
 ];
 
 /** Adapter files added under src/sources/ later are pinned like the others. */
