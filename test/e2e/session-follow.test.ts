@@ -91,7 +91,7 @@ test("the footer follows /tree: a branch with no list clears it (session_tree), 
     await navigate(rpc, entries.at(-1)?.id);
     assert.match(lastFooter(rpc) ?? "", /todo 2 of 2 open\b/, "back on the list");
     checkInvariants(box, { script, taskTexts: TASKS });
-    console.log(`footers: ${JSON.stringify(footers(rpc.statuses))}`);
+    t.diagnostic(`footers: ${JSON.stringify(footers(rpc.statuses))}`);
   });
 });
 
@@ -107,7 +107,7 @@ test("the footer follows /new in RPC: the new session clears the footer the earl
     const after = footers(rpc.statuses.slice(before));
     assert.ok(after.length > 0 && after.every((text) => text === undefined), `cleared, not left from the earlier session: ${JSON.stringify(after)}`);
     checkInvariants(box, { script, taskTexts: TASKS });
-    console.log(`footers: ${JSON.stringify(footers(rpc.statuses))}`);
+    t.diagnostic(`footers: ${JSON.stringify(footers(rpc.statuses))}`);
   });
 });
 
@@ -178,7 +178,7 @@ test("/todoloop on a resumed session (-c) a day after the message: minutes since
     assert.equal(limit?.limit, "maxMinutes");
     const used = /time limit reached \((\d+(?:\.\d+)?) of 30 minutes/.exec(limit?.reason ?? "");
     assert.ok(used && Math.abs(Number(used[1]) - minutes) < 2, `${limit?.reason} vs ${minutes}`);
-    console.log(`status minutes: ${minutes}; stop: ${limit?.reason}`);
+    t.diagnostic(`status minutes: ${minutes}; stop: ${limit?.reason}`);
   } finally {
     for (const rpc of running) await rpc.stop();
     box.cleanup();

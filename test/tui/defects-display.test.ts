@@ -12,7 +12,7 @@ import { createTasks, sandbox, say } from "../e2e/harness.ts";
 import { quit, rows, startPi, submit, TERMINAL_SETTINGS } from "./pi-terminal.ts";
 import { tmuxAvailable } from "./tmux.ts";
 
-test("at 40 columns the footer of a wait reads 'todo loop: waiting for you' — the state survives the cut", { timeout: 90_000 }, async () => {
+test("at 40 columns the footer of a wait reads 'todo loop: waiting for you' — the state survives the cut", { timeout: 90_000 }, async (t) => {
   assert.ok(tmuxAvailable(), "the terminal suite needs tmux on PATH (Debian: apt-get install -y tmux)");
   const box = sandbox({ script: [createTasks("Write the parser", "Write the tests"), say("Which database should I use?")], settings: TERMINAL_SETTINGS });
   const terminal = await startPi(box, { width: 40 });
@@ -21,7 +21,7 @@ test("at 40 columns the footer of a wait reads 'todo loop: waiting for you' — 
     // At 40 columns pi drops the model from its stats row: the extension status is the last row.
     const lastRow = (text: string): string => rows(text).filter((row) => row.trim() !== "").at(-1)?.trim() ?? "";
     const screen = await terminal.waitFor((text) => lastRow(text).startsWith("todo loop: waiting for you"), 30_000, "the waiting footer at 40 columns");
-    console.log(`footer at 40 columns: ${lastRow(screen)}`);
+    t.diagnostic(`footer at 40 columns: ${lastRow(screen)}`);
     assert.ok(rows(screen).every((row) => [...row].length <= 40));
     await quit(terminal);
   } finally {
@@ -30,7 +30,7 @@ test("at 40 columns the footer of a wait reads 'todo loop: waiting for you' — 
   }
 });
 
-test("/todoloop verify approve: the dialog shows the directory and the command with 'No' selected — one Enter approves nothing", { timeout: 90_000 }, async () => {
+test("/todoloop verify approve: the dialog shows the directory and the command with 'No' selected — one Enter approves nothing", { timeout: 90_000 }, async (t) => {
   assert.ok(tmuxAvailable(), "the terminal suite needs tmux on PATH (Debian: apt-get install -y tmux)");
   const box = sandbox({ script: [], settings: TERMINAL_SETTINGS });
   mkdirSync(join(box.cwd, ".pi"), { recursive: true });
@@ -39,7 +39,7 @@ test("/todoloop verify approve: the dialog shows the directory and the command w
   try {
     submit(terminal, "/todoloop verify approve");
     const dialog = await terminal.waitFor(/Approve this project's verification command\?/, 15_000, "the approve dialog");
-    console.log(rows(dialog).filter((row) => /Approve|Directory|Command|No, do not|Yes, approve/.test(row)).map((row) => row.trim()).join("\n"));
+    t.diagnostic(rows(dialog).filter((row) => /Approve|Directory|Command|No, do not|Yes, approve/.test(row)).map((row) => row.trim()).join("\n"));
     const no = rows(dialog).find((row) => row.includes("No, do not approve it")) ?? "";
     const yes = rows(dialog).find((row) => row.includes("Yes, approve this command")) ?? "";
     assert.match(no, /→/, `the safe answer is the selected one:\n${dialog}`);

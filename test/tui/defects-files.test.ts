@@ -23,7 +23,7 @@ const SCRIPT: ScriptStep[] = [
   say("All done."),
 ];
 
-test("project files linked to /dev/stdin: pi starts, the loop runs to its stop, /todoloop names the problem, and typed keys still reach the editor", { timeout: 90_000 }, async () => {
+test("project files linked to /dev/stdin: pi starts, the loop runs to its stop, /todoloop names the problem, and typed keys still reach the editor", { timeout: 90_000 }, async (t) => {
   assert.ok(tmuxAvailable(), "the terminal suite needs tmux on PATH (Debian: apt-get install -y tmux)");
   const box = sandbox({ script: SCRIPT, settings: TERMINAL_SETTINGS });
   mkdirSync(join(box.cwd, ".pi"), { recursive: true });
@@ -42,7 +42,7 @@ test("project files linked to /dev/stdin: pi starts, the loop runs to its stop, 
 
     submit(terminal, "/todoloop");
     const status = await terminal.waitFor(/config problem: .*todo-loop\.json: is a device, not a regular file; not read/, 10_000, "the problem line in /todoloop");
-    console.log(rows(status).filter((row) => row.includes("config problem")).map((row) => row.trim()).join("\n"));
+    t.diagnostic(rows(status).filter((row) => row.includes("config problem")).map((row) => row.trim()).join("\n"));
     await quit(terminal);
   } finally {
     terminal.stop();

@@ -18,7 +18,7 @@ function footerOf(screen: string): string {
   return statusRow(screen);
 }
 
-test("after an idle stop the footer names it (stopped: no progress); /todoloop pause takes one Enter; resume says what happens next; a new message shows continue 0 at once", { timeout: 90_000 }, async () => {
+test("after an idle stop the footer names it (stopped: no progress); /todoloop pause takes one Enter; resume says what happens next; a new message shows continue 0 at once", { timeout: 90_000 }, async (t) => {
   assert.ok(tmuxAvailable(), "the terminal suite needs tmux on PATH (Debian: apt-get install -y tmux)");
   const script = [
     createTasks("Write the parser", "Add tests"),
@@ -36,7 +36,7 @@ test("after an idle stop the footer names it (stopped: no progress); /todoloop p
     submit(terminal, "Write the parser and its tests");
     const idle = await terminal.waitFor((screen) => footerOf(screen).includes("stopped: no progress"), 30_000, "the footer after the idle stop");
     const idleFooter = footerOf(idle);
-    console.log(`footer after the idle stop: ${idleFooter}`);
+    t.diagnostic(`footer after the idle stop: ${idleFooter}`);
     assert.ok(idleFooter.includes("todo loop stopped: without doing anything · todo 2 of 2 open"), idleFooter);
     assert.doesNotMatch(idleFooter, /continue \d/, "not the running count");
 
@@ -44,7 +44,7 @@ test("after an idle stop the footer names it (stopped: no progress); /todoloop p
     submit(terminal, "/todoloop pause");
     const paused = await terminal.waitFor((screen) => footerOf(screen).includes("todo loop paused"), 10_000, "todo loop paused after one Enter");
     assert.ok(countRows(paused, "todo loop: paused by user") >= 1, "the pause was answered");
-    console.log(`footer after /todoloop pause + one Enter: ${footerOf(paused)}`);
+    t.diagnostic(`footer after /todoloop pause + one Enter: ${footerOf(paused)}`);
 
     submit(terminal, "/todoloop resume");
     const resumed = await terminal.waitFor(/resumed: the loop goes on when the agent next stops; \/todoloop continue starts it now/, 10_000, "what resume says");
@@ -53,7 +53,7 @@ test("after an idle stop the footer names it (stopped: no progress); /todoloop p
     submit(terminal, "Now finish both");
     const fresh = await terminal.waitFor((screen) => footerOf(screen).includes("continue 0"), 5000, "continue 0 right after the new message");
     const freshFooter = footerOf(fresh);
-    console.log(`footer right after the new message: ${freshFooter}`);
+    t.diagnostic(`footer right after the new message: ${freshFooter}`);
     assert.ok(freshFooter.includes("todo 2 of 2 open · continue 0"), freshFooter);
     assert.ok(countRows(fresh, "Working.") === 0, "read while the first reply of the new message is still under way");
     await terminal.waitFor(/todo loop stopped: list is clear/, 30_000, "the second message's clear stop");
@@ -64,7 +64,7 @@ test("after an idle stop the footer names it (stopped: no progress); /todoloop p
   }
 });
 
-test("after a limit stop the footer names it (stopped: limit), and /todoloop continue past the cap never reads continue 2/1", { timeout: 60_000 }, async () => {
+test("after a limit stop the footer names it (stopped: limit), and /todoloop continue past the cap never reads continue 2/1", { timeout: 60_000 }, async (t) => {
   assert.ok(tmuxAvailable(), "the terminal suite needs tmux on PATH (Debian: apt-get install -y tmux)");
   const script = [createTasks("Write the parser", "Add tests"), say("Stopping here."), say("Stopping again."), updateTasks([1, 2]), say("All done.")];
   const box = sandbox({ script, settings: TERMINAL_SETTINGS, config: { maxRounds: 1 } });
@@ -73,13 +73,13 @@ test("after a limit stop the footer names it (stopped: limit), and /todoloop con
     submit(terminal, "Write the parser and its tests");
     const limit = await terminal.waitFor((screen) => footerOf(screen).includes("stopped: limit"), 30_000, "the footer after the limit stop");
     const limitFooter = footerOf(limit);
-    console.log(`footer after the limit stop: ${limitFooter}`);
+    t.diagnostic(`footer after the limit stop: ${limitFooter}`);
     assert.ok(limitFooter.includes("todo loop stopped: limit · todo 2 of 2 open"), limitFooter);
     assert.ok(countRows(limit, "■ todo loop stopped: 1 continuation used, 2 tasks still open") === 1, "the stop line");
     submit(terminal, "/todoloop continue");
     const past = await terminal.waitFor(/continue 2 \(limit 1, at your request\)/, 15_000, "the continuation past the cap");
     assert.doesNotMatch(past, /continue 2\/1/);
-    console.log(`past the cap: ${past.split("\n").filter((row) => row.includes("at your request")).map((row) => row.trim()).join(" | ")}`);
+    t.diagnostic(`past the cap: ${past.split("\n").filter((row) => row.includes("at your request")).map((row) => row.trim()).join(" | ")}`);
     await terminal.waitFor(/todo loop stopped: list is clear/, 30_000, "the clear stop");
     await quit(terminal);
   } finally {
@@ -88,14 +88,14 @@ test("after a limit stop the footer names it (stopped: limit), and /todoloop con
   }
 });
 
-test("with no todo tool installed the first interactive start says so once, with how to install one; /reload does not repeat it", { timeout: 60_000 }, async () => {
+test("with no todo tool installed the first interactive start says so once, with how to install one; /reload does not repeat it", { timeout: 60_000 }, async (t) => {
   assert.ok(tmuxAvailable(), "the terminal suite needs tmux on PATH (Debian: apt-get install -y tmux)");
   const box = sandbox({ script: [], settings: TERMINAL_SETTINGS });
   const terminal = await startPi(box, { todo: null });
   try {
     const first = await terminal.waitFor(/no todo tool is installed/, 15_000, "the no-todo-tool notice");
     const notice = first.split("\n").filter((row) => row.includes("no todo tool is installed"));
-    console.log(`notice: ${notice.map((row) => row.trim()).join(" ")}`);
+    t.diagnostic(`notice: ${notice.map((row) => row.trim()).join(" ")}`);
     assert.equal(notice.length, 1);
     assert.match(first.replace(/\s+/g, " "), /pi install npm:@juicesharp\/rpiv-todo/);
     submit(terminal, "/reload");
