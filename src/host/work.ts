@@ -12,7 +12,7 @@
  *   check-in is due or the run's `maxMinutes` is reached, so `pi -p` does not exit with the work half done.
  */
 import { configPath, killSwitch } from "../io/paths.ts";
-import { settle } from "../loop.ts";
+import { NOTHING, settle } from "../loop.ts";
 import type { Config, Memory, WorkFacts } from "../core/types.ts";
 import type { ContextLike, PiLike } from "../core/pi-shapes.ts";
 import { isRecord } from "../core/record.ts";
@@ -528,7 +528,16 @@ export function registerWork(runtime: Runtime): void {
   pi.on("message_start", async (event, ctx) => {
     try {
       remember(tracker, ctx);
-      if (isRecord(event) && isRecord(event.message) && !idleOf(ctx)) tracker.lastRunAt = Date.now();
+      if (!isRecord(event) || !isRecord(event.message) || idleOf(ctx)) return;
+      tracker.lastRunAt = Date.now();
+      // The wait is over: a run is going (the work's report, the person, a continuation), and the footer says so.
+      const session = runtime.sessionOf(ctx);
+      if (!waitingOnWork(session.memory) || session.memory === undefined) return;
+      session.memory = { ...session.memory, last: NOTHING };
+      if (ctx.hasUI) {
+        const facts = runtime.gather(ctx);
+        runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
+      }
     } catch {
       // Nothing learned.
     }

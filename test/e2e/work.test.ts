@@ -137,7 +137,7 @@ test("check-ins at 1×, 2× and 4× a short checkInMinutes, then one work-timeou
   }, WITH_WORK);
 });
 
-test("pi -p with work in flight ends only after the result message was answered; with exitCode set it exits by the final state", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
+test("pi -p with work in flight ends only after the result message was answered, and exits 0 on a clear list with exitCode set", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
   const done = [PLAN_TWO, START, WAIT, FINISH_TWO, say("Both tasks are done.")];
   const box = sandbox({ script: done, config: { exitCode: 7 }, env: workEnv("pi-processes") });
   try {
@@ -155,7 +155,9 @@ test("pi -p with work in flight ends only after the result message was answered;
   } finally {
     box.cleanup();
   }
+});
 
+test("pi -p with exitCode set exits by the final state: the agent's question after the result is a stop that needs you", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
   const asks = [PLAN_TWO, START, WAIT, say("The build failed in two places. Which one should I fix first?")];
   const second = sandbox({ script: asks, config: { exitCode: 7 }, env: workEnv("tintinweb") });
   try {
@@ -169,7 +171,9 @@ test("pi -p with work in flight ends only after the result message was answered;
   } finally {
     second.cleanup();
   }
+});
 
+test("--mode json: a silent end of work in flight wakes the agent from inside the held run", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {
   const silent = [PLAN_TWO, START, WAIT, FINISH_TWO, say("Both tasks are done.")];
   const third = sandbox({ script: silent, env: workEnv("todo-loop-work") });
   try {

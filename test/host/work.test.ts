@@ -86,6 +86,7 @@ test("work: the result message starts a run after the end — no wake; the run's
   // The source's message starts a run: pi fires message_start while the agent is busy.
   h.ctx.idle = false;
   await h.pi.fireMessageStart({ type: "message_start", message: { role: "custom", customType: "subagent-notification", content: "done" } }, h.ctx);
+  assert.equal(h.footer(), "todo 2 of 2 open · continue 0", "the run goes on: the footer no longer says it waits");
   await tick(t, 10_000);
   assert.equal(h.pi.sent.length, 0, "no wake");
   h.ctx.idle = true;
