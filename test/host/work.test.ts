@@ -7,10 +7,10 @@
 import { test } from "node:test";
 import type { TestContext } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { TIMESTAMP } from "../builders.ts";
-import { harness, statusLines, writeConfig } from "./wiring.ts";
+import { GLOBAL_OFF, harness, statusLines, switchOff, writeConfig } from "./wiring.ts";
 import type { Harness, HarnessOptions } from "./wiring.ts";
 import { MAX_TRACKED_WORK } from "../../src/core/work.ts";
 import type { ContextLike } from "../../src/core/pi-shapes.ts";
@@ -134,6 +134,19 @@ test("work: no wake while paused, for the person's wait, with the kill switch, o
   await tick(t, 6_000);
   assert.equal(paused.pi.sent.length, 0);
 
+  const blocked = await waitingOn();
+  await blocked.block({ reason: "Which database should the preview use?" });
+  blocked.pi.bus.emit("todo-loop:work", END);
+  await tick(t, 6_000);
+  assert.equal(blocked.pi.sent.length, 0, "the person's wait");
+
+  const switched = await waitingOn();
+  switchOff(t, GLOBAL_OFF);
+  switched.pi.bus.emit("todo-loop:work", END);
+  await tick(t, 6_000);
+  assert.equal(switched.pi.sent.length, 0, "the kill switch");
+  rmSync(GLOBAL_OFF, { force: true });
+
   const probed = await waitingOn();
   const manager = probed.ctx.sessionManager;
   probed.pi.bus.on("workflow:mutex:v1", (data) => {
@@ -144,6 +157,16 @@ test("work: no wake while paused, for the person's wait, with the kill switch, o
   await tick(t, 6_000);
   assert.equal(probed.pi.sent.length, 0, "the mutex probe says busy");
   assert.ok((await statusLines(probed)).includes("last: not continuing: another workflow (a goal or a plan) drives the session"));
+});
+
+test("work: /todoloop continue while the loop waits on work starts one run now, the person's consent (no probe)", async (t) => {
+  clock(t);
+  const h = await waitingOn();
+  await h.command("continue");
+  assert.equal(h.pi.sent.length, 1);
+  assert.deepEqual(h.pi.sent[0]?.options, { triggerTurn: true });
+  assert.equal((h.pi.sent[0]?.message.details as { work?: unknown; round?: unknown }).work, undefined, "a plain continuation");
+  assert.equal((h.pi.sent[0]?.message.details as { round?: unknown }).round, 1);
 });
 
 test("work: a wake meets every limit — at maxRounds it is that stop, recorded and announced, with no marker", async (t) => {
