@@ -382,3 +382,21 @@ test("a quiet child announces no config problem, and leaves the process's memo t
     freshProcess();
   }
 });
+
+test("a quiet child announces no project config problem either (print mode: no stderr line); the same session that is no child does", async () => {
+  freshProcess();
+  const projectFile = join(cwd, ".pi", "todo-loop.json");
+  writeFileSync(projectFile, JSON.stringify({ maxRounds: 3 }));
+  try {
+    process.env.TODO_LOOP_CHILD = "1";
+    const child = await started("child-with-project-problem");
+    assert.deepEqual(ioOf(child.pi).stderr, [], "nothing from the child");
+    freshProcess();
+    writeFileSync(projectFile, JSON.stringify({ maxRounds: 3 }));
+    const parent = await started("parent-with-project-problem");
+    assert.equal(ioOf(parent.pi).stderr.filter((line) => line.includes(projectFile)).length, 1, "the guard: a session that is no child announces it");
+  } finally {
+    rmSync(projectFile, { force: true });
+    freshProcess();
+  }
+});
