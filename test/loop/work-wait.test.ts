@@ -137,7 +137,14 @@ test("workNudge: a wake or a check-in is one continuation that counts as a round
     assert.equal(result.marker.round, 3);
     assert.equal(result.marker.anchor, ANCHOR);
     assert.equal(result.marker.tool, "todo");
+    assert.equal(result.marker.hint, false);
   }
+  // A message that had no work yet has work now: the continuation is its.
+  const fresh = workNudge(memory(), "wake", nudgeFacts());
+  assert.ok(fresh.kind === "continue" && fresh.memory.hadWork);
+  // Plan mode keeps no tool: nothing to be out of reach.
+  const plan = workNudge(seen(), "wake", nudgeFacts({ list: { ...LIST, source: "plan-mode", tool: undefined }, tools: { active: [], registered: [] } }));
+  assert.ok(plan.kind === "continue" && plan.marker.tool === undefined);
 });
 
 test("workNudge: the person's pause or wait, the kill switch, no open task and an earlier message's list send nothing", () => {
@@ -157,8 +164,10 @@ test("workNudge: every limit applies — a limit reached, or the tool out of rea
   assert.deepEqual(capped.memory.pending?.reason, { kind: "limit", limit: "maxRounds", used: 4, max: 4, open: 2, stale: 0 });
   const late = workNudge(seen(), "wake", nudgeFacts({ limits: limits({ maxMinutes: 30 }), spend: { tokens: 0, cost: 0, minutes: 31 } }));
   assert.ok(late.kind === "stop" && late.memory.pending?.reason.kind === "limit");
-  const unreachable = workNudge(seen(), "wake", nudgeFacts({ tools: { active: ["read"], registered: [] } }));
-  assert.ok(unreachable.kind === "stop" && unreachable.memory.pending?.reason.kind === "out-of-reach");
+  const unreachable = workNudge(memory(), "wake", nudgeFacts({ tools: { active: ["read"], registered: [] } }));
+  assert.ok(unreachable.kind === "stop");
+  assert.deepEqual(unreachable.memory.pending, { reason: { kind: "out-of-reach", tool: "todo", open: 2 }, open: 2, level: "warning" });
+  assert.equal(unreachable.memory.hadWork, true, "the stop is announced: the message had work");
   const record = settle(unreachable.memory, false, describeReason).record;
   assert.equal(record?.kind, "out-of-reach");
 });
@@ -167,8 +176,13 @@ test("headless hold: it gives up at the run's maxMinutes with the time-limit sto
   assert.equal(holdDeadline(1_000, 2), 121_000);
   assert.equal(holdDeadline(undefined, 2), null);
   assert.equal(holdDeadline(1_000, null), null);
-  const stopped = workHoldLimit(seen(), limits({ maxMinutes: 2 }), { tokens: 0, cost: 0, minutes: 2.5 }, LIST);
-  assert.deepEqual(stopped?.pending?.reason, { kind: "limit", limit: "maxMinutes", used: 2.5, max: 2, open: 2, stale: 0 });
+  assert.equal(holdDeadline(Number.NaN, 2), null);
+  const stopped = workHoldLimit(memory(), limits({ maxMinutes: 2 }), { tokens: 0, cost: 0, minutes: 2.5 }, LIST);
+  const reason = { kind: "limit", limit: "maxMinutes", used: 2.5, max: 2, open: 2, stale: 0 };
+  assert.deepEqual(stopped?.pending, { reason, open: 2, level: "warning" });
+  assert.deepEqual(stopped?.last, reason);
+  assert.equal(stopped?.hadWork, true);
+  assert.equal(workHoldLimit(seen(), limits({ maxMinutes: 2 }), { tokens: 0, cost: 0, minutes: 3 }, { kind: "none", why: "emptied" }), undefined);
   assert.equal(workHoldLimit(seen(), limits({ maxMinutes: 2 }), { tokens: 0, cost: 0, minutes: 1 }, LIST), undefined);
   assert.equal(workHoldLimit(seen(), limits({ maxMinutes: 2 }), { tokens: 0, cost: 0, minutes: 3 }, CLEAR), undefined);
 });
