@@ -18,7 +18,7 @@ function footerOf(screen: string): string {
   return statusRow(screen);
 }
 
-test("after an idle stop the footer names it (stopped: no progress); /todoloop pause takes one Enter; resume says what happens next; a new message shows continue 0 at once", { timeout: 90_000 }, async (t) => {
+test("after an idle stop the footer names it first (todo loop stopped: without doing anything); /todoloop pause takes one Enter; resume says what happens next; a new message shows continue 0 at once", { timeout: 90_000 }, async (t) => {
   assert.ok(tmuxAvailable(), "the terminal suite needs tmux on PATH (Debian: apt-get install -y tmux)");
   const script = [
     createTasks("Write the parser", "Add tests"),
@@ -34,7 +34,7 @@ test("after an idle stop the footer names it (stopped: no progress); /todoloop p
   const terminal = await startPi(box);
   try {
     submit(terminal, "Write the parser and its tests");
-    const idle = await terminal.waitFor((screen) => footerOf(screen).includes("stopped: no progress"), 30_000, "the footer after the idle stop");
+    const idle = await terminal.waitFor((screen) => footerOf(screen).includes("stopped: without doing anything"), 30_000, "the footer after the idle stop");
     const idleFooter = footerOf(idle);
     t.diagnostic(`footer after the idle stop: ${idleFooter}`);
     assert.ok(idleFooter.includes("todo loop stopped: without doing anything · todo 2 of 2 open"), idleFooter);
