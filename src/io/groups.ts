@@ -104,7 +104,7 @@ function pause(ms: number): Promise<void> {
 }
 
 /** How long session shutdown lets a group end on SIGTERM before SIGKILL. */
-export const SHUTDOWN_GRACE_MS = 1500;
+export const SHUTDOWN_GRACE_MS = 1000;
 
 /**
  * Session shutdown (quit, `/new`, `/reload`, SIGTERM, SIGHUP — pi disposes the session first): SIGTERM
