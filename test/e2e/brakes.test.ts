@@ -101,11 +101,11 @@ test("a settle whose reply ends with a question to the human: no continuation, t
   });
 });
 
-test("a question inside a trailing code block, or one followed by more text, is no question to the human: the loop continues", { timeout }, async (t) => {
+test("a question inside a trailing code block, or inside a quotation, is no question to the human: the loop continues", { timeout }, async (t) => {
   const script: ScriptStep[] = [
     plan,
     say("The script will ask this itself:\n\n```sh\nread -r -p 'Which database should I use?' db\n```\n"),
-    say("Should I also write the docs? Later.\nGoing on with the parser."),
+    say('The guide already answers "Should I also write the docs?" for us.\nGoing on with the parser.'),
     finish,
     say("Done."),
   ];

@@ -94,7 +94,9 @@ test("the todo_loop_block hint comes exactly once per run of settles: on the sec
     assert.deepEqual(hints, [false, true, false, false, true]);
     const nudges = requests(box).map(lastMessage).filter(isNudge).map((message) => textOf(message.content));
     assert.equal(nudges.length, 5, "every continuation request ends with its nudge");
-    assert.deepEqual(nudges.map((text) => text.includes("todo_loop_block")), hints, "only the hint nudge offers todo_loop_block");
+    assert.ok(nudges.every((text) => text.includes("todo_loop_block")), "every nudge offers todo_loop_block");
+    assert.deepEqual(nudges.map((text) => text.includes("If you cannot go on without a person")), hints, "only the hint nudge has the hint's wording");
+    assert.deepEqual(nudges.map((text) => text.includes("If your last reply asked the user something")), hints.map((hint) => !hint), "every other nudge offers the block tool for a question or a request to act");
     checkInvariants(box, { script, taskTexts: ["Alpha task", "Beta task"] });
   });
 });
