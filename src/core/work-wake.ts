@@ -74,6 +74,7 @@ export function workHoldLimit(memory: Memory, limits: Limits, spend: WorkNudgeFa
  * `maxMinutes` after the anchor. The hold also ends when work ends or a check-in is due.
  */
 export function holdDeadline(anchorTime: number | undefined, maxMinutes: number | null): number | null {
-  if (anchorTime === undefined || maxMinutes === null || !Number.isFinite(anchorTime)) return null;
-  return anchorTime + maxMinutes * 60_000;
+  const start = anchorTime ?? Number.NaN;
+  if (maxMinutes === null || !Number.isFinite(start)) return null;
+  return start + maxMinutes * 60_000;
 }
