@@ -563,6 +563,7 @@ test("bounded: the closing prose is read from its end, so what lies beyond its l
 // ---- properties -------------------------------------------------------------------------------
 
 const VERBS = ["run", "open", "restart", "refresh", "check", "try", "launch", "reload", "review"];
+const RELOADS = ["restart", "refresh", "reload"];
 const THINGS = ["the page", "the app", "`npm start`", "the dev server", "it", "the dashboard"];
 const PURPOSES = ["to see it", "to see the change", "and it should work now", "to pick up the change", "when you like", "to try it out"];
 const GIVE = ["paste the output", "share the console output", "send me the log", "tell me which one you want", "confirm it works"];
@@ -574,7 +575,10 @@ test("property: an instruction for later use of finished work never waits (3,000
     3000,
     (rng) => {
       const verb = rng.pick(VERBS);
-      const sentence = `${rng.pick(["", "Now ", "You can ", "Just "])}${verb} ${rng.pick(THINGS)} ${rng.pick(PURPOSES)}${rng.pick([".", "!", ""])}`;
+      // Reloading to look at the change asks the person to look now (the test above); "You can …" never does.
+      const opener = rng.pick(["", "Now ", "You can ", "Just "]);
+      const purposes = RELOADS.includes(verb) && opener !== "You can " ? PURPOSES.filter((p) => !p.startsWith("to see")) : PURPOSES;
+      const sentence = `${opener}${verb} ${rng.pick(THINGS)} ${rng.pick(purposes)}${rng.pick([".", "!", ""])}`;
       return `${rng.pick(["Done.", "All fixed.", DONE])}${rng.pick([" ", "\n\n"])}${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}${rng.pick(["", " 🚀", "\n\n[saved]"])}`;
     },
     (reply) => assert.equal(askedQuestion(reply), undefined, reply),

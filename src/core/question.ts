@@ -529,7 +529,7 @@ const GIVE_BACK = anyOf(
     /output|log|logs|error|errors|result|results|response|screenshot|screenshots|stack trace|stacktrace|traceback|content|contents|details|info|information|credentials|token|answer|feedback|decision|preference|preferences|choice|version|console|says|printed|shows/,
   )}`,
   `${whole(/add|attach|upload/)}${within(60)}${whole(/to the chat|to this chat|to our chat|to the conversation|to this conversation/)}`,
-  `${whole(/tell me|let me know|report back|reply with|answer with|ping me|notify me|message me/)},?\\s*${whole(/which|whether|what|how|when|once|as soon as|where|who|the/)}`,
+  `${whole(/tell me|let me know|report back|reply with|answer with|ping me|notify me|message me/)},?\\s*${whole(/which|whether|what|how|when|once|as soon as|where|who|the|if/)}`,
   whole(/confirm|approve|decide|specify|clarify|report back/),
   `${whole(/choose|select|pick/)}\\s*${whole(
     /one|which|between|whether|an option|the option|your option|an approach|the approach|your approach|a variant|the variant|an alternative|the alternative|a plan|the plan|a name|the name|a version|the version|your preferred option|your preferred approach|from the options|from these options|from the choices|from these choices/,
@@ -569,6 +569,26 @@ const REPORT_BACK = anyOf(
   `^${whole(/run|rerun|re-run|execute|test|reproduce|retry|restart|reload|refresh|launch|relaunch|install|verify/)}${within(120)}${whole(/and|then/)},?\\s+${whole(/let me know|tell me/)}[\\s.!]*$`,
 );
 
+/** The person has to do it because the agent cannot (`You'll need to run it yourself`, `on your machine`). */
+const YOURSELF = anyOf(
+  whole(/yourself|on your side|on your end|on your machine|from your machine|from your terminal|in your terminal|selbst|bei dir|bei ihnen|vous-même|toi-même|de votre côté|tú mismo|usted mismo|en tu máquina|сами|сам|самостоятельно/),
+  /自己|您那边|你那边|在您的|在你的|ご自身/.source,
+);
+
+/**
+ * Reload what runs and look at the change (`Refresh the page to see it`, `Restart the app and check the
+ * header`): the person is asked to look now, and the agent waits for what they see.
+ */
+const LOOK_AT_CHANGE = anyOf(
+  `^${whole(/refresh|hard-refresh|reload|restart|relaunch|reopen/)}\\s+(?:${whole(/the|your|this|that/)}\\s+)?(?:[\\w-]+\\s+)?${whole(
+    /page|pages|app|application|browser|tab|window|site|preview|server|extension|editor|simulator|emulator|ui|it|pi|vs code|vscode/,
+  )}${within(40)}${whole(/to see|and see|to check|and check|to verify|and verify|to confirm|and confirm/)}`,
+  `^(?:${/刷新|重新加载|重启|重新启动/.source})${within(20)}(?:${/查看|看看|看一下|确认|检查/.source})`,
+  `^${whole(/recarga|recargue|refresca|refresque|actualiza|actualice|reinicia|reinicie/)}${within(60)}${whole(/para ver|y verás|para comprobar|y comprueba|y compruebe/)}`,
+  `^${whole(/lade|laden sie|starte|starten sie|aktualisiere|aktualisieren sie/)}${within(60)}${whole(/um|und/)}${within(40)}${whole(/sehen|prüfen|überprüfen/)}`,
+  `^${whole(/rechargez|recharge|actualisez|actualise|rafraîchissez|rafraîchis|redémarrez|redémarre/)}${within(60)}${whole(/pour voir|et voyez|pour vérifier|et vérifiez|et vérifie/)}`,
+);
+
 /** The agent's next step hangs on the person's act: `so I can`, `to proceed`, `before I`, `then I'll`. */
 const CONTINUES = anyOf(
   `${whole(/I can't|I cannot|I can not|I'm unable to|I am unable to|I won't be able to/)}${within(40)}${whole(/until|without|unless/)}`,
@@ -602,6 +622,8 @@ const AWAITS = anyOf(
     /after your approval|after your go-ahead|after your confirmation|after your ok|after your decision|after your answer|upon your approval|upon your confirmation|with your approval|with your go-ahead|with your permission|with your ok|pending your approval|pending your review|pending your confirmation|pending your decision/,
   ),
   whole(/let me know once|let me know as soon as|let me know when you've|let me know when you have|let me know when it|let me know when the/),
+  `${whole(/I've paused|I have paused|I'm pausing|I am pausing|I'll pause|paused here|stopping here|I'll wait|I will wait|I'm waiting|I am waiting|I'll hold off|I'm holding off|I'll stand by|standing by|on hold|blocked/)}${within(60)}${whole(/until you|till you|for you to/)}`,
+  `${whole(/when you|whenever you|as soon as you|after you/)}(?:'ve| have)?\\s+${whole(/approve|approved|confirm|confirmed|sign off|signed off|give the go-ahead|give me the go-ahead|given the go-ahead|say so|say go|say yes|agree|agreed/)}`,
   `${whole(/let me know|tell me/)}\\s+${whole(/your decision|your choice|your preference|your preferences|your answer|your pick|your call|your vote|your go-ahead/)}`,
   `${whole(/until you|till you|until you've|until you have/)}\\s+${whole(/give the word|give me the word|give the go-ahead|give me the go-ahead|confirm|approve|decide|reply|answer|say so|say go|tell me|let me know|are ready|'re ready/)}`,
   `${whole(/I need|I'll need|I will need|I'd need/)}${within(60)}${whole(/from you/)}`,
@@ -661,7 +683,7 @@ const SLASH_COMMAND = /`\/[a-z][\w-]*`/u;
  */
 const OFFER = anyOf(
   whole(
-    /if you want|if you'd want|if you like|if you'd like|if you would like|if you prefer|if you'd prefer|if you wish|if you need|if you have|if you run into|if you encounter|if you see|if you hit|if you get|if you notice|if you spot|if you find|if you are interested|if you still|if needed|if necessary|if desired|if anything|if something|if any|if there is|if there are|if it fails|if it still fails|if it breaks|if it still breaks|if it doesn't|if it does not|if that doesn't|if errors|if error|if problems|if problem|if issues|if issue|if so|in case|should anything|should something|should it|should you|when you need|whenever you need|when you want|whenever you want|feel free|what you think|how it goes|how it went|how that goes|how this goes|how it feels|how it works for you|how that works for you/,
+    /if you want|if you'd want|if you like|if you'd like|if you would like|if you prefer|if you'd prefer|if you wish|if you need|if you have|if you run into|if you encounter|if you see|if you hit|if you get|if you notice|if you spot|if you find|if you are interested|if you still|if needed|if necessary|if desired|if anything|if something|if any|if there is|if there are|if it fails|if it still fails|if it breaks|if it still breaks|if it doesn't|if it does not|if that doesn't|if errors|if error|if problems|if problem|if issues|if issue|if so|in case|should anything|should something|should it|should you|when you need|whenever you need|when you want|whenever you want|when you like|whenever you like|any time|anytime|at your convenience|when you have time|whenever you have time|when you get a chance|feel free|what you think|how it goes|how it went|how that goes|how this goes|how it feels|how it works for you|how that works for you/,
   ),
   /如有|如需|有问题|有任何问题|有其他问题|有疑问|有任何疑问|有需要|有任何需要|需要的话|随时|如果你需要|如果您需要|如果你想|如果您想|如果你愿意|如果您愿意|如果你希望|如果您希望/.source,
   /お気軽に|いつでも|よろしければ|必要であれば|ご希望であれば/.source,
@@ -690,6 +712,10 @@ const WH_OPENER = anyOf(
   )}`,
   `^(?:${/为什么|为何|怎么|如何|什么|哪|なぜ|どうして|何/.source})`,
 );
+/** A question word with the agent asking what it should do (`Which database should I use?`): the person decides. */
+const AGENT_ASKS = anyOf(
+  whole(/should I|shall I|should we|shall we|do I|do we|must I|soll ich|sollen wir|dois-je|devons-nous|debo|debería|deberíamos|должен ли я|мне стоит/),
+);
 const SECOND_PERSON = anyOf(
   whole(/you|your|yours|вы|вам|вас|ваш|ваша|ваше|ваши|вашего|ты|тебе|тебя|твой|твоя|твоё|твои|usted|tú|te|ti|tu|prefieres|quieres|du|dich|dir|dein|deine|sie|ihnen|vous|toi|votre|ton|ta/),
   /你|您|あなた/.source,
@@ -703,7 +729,7 @@ const HYPOTHETICAL = anyOf(`^${whole(/what if|what about|did you know|ever wonde
 /** The sentence after a question answers it: the agent decided itself (`Should I go on? I will.`). */
 const ANSWERED = anyOf(
   `^${whole(
-    /yes|yeah|yep|yup|no|nope|nah|sure|of course|absolutely|definitely|certainly|indeed|not really|not yet|not quite|not at all|i will|i would|i won't|i did|i didn't|i do|i don't|i can|i can't|i think|i believe|i guess|i doubt|i go|i continue|i proceed|i start|i keep|i'll|i'd|i'm going|i am going|let's|we will|we won't|we did|we can|we do|we'll|because|since|turns out|answer|the answer|short answer|proceeding|continuing|going ahead|moving on|да|нет|конечно|потому что|я продолжу|я сделаю|я начну|я думаю|давайте|sí|claro|por supuesto|porque|voy a|sigo|continúo|procedo|ja|nein|natürlich|klar|weil|ich werde|ich mache|oui|non|bien sûr|parce que|je vais|je continue|je commence/,
+    /yes|yeah|yep|yup|no|nope|nah|sure|of course|absolutely|definitely|certainly|indeed|not really|not yet|not quite|not at all|i will|i would|i won't|i did|i didn't|i went|i chose|i picked|i opted|i settled|i used|i've gone|i have gone|i've chosen|i have chosen|i've picked|i've used|we went|we chose|i do|i don't|i can|i can't|i think|i believe|i guess|i doubt|i go|i continue|i proceed|i start|i keep|i'll|i'd|i'm going|i am going|let's|we will|we won't|we did|we can|we do|we'll|because|since|turns out|answer|the answer|short answer|proceeding|continuing|going ahead|moving on|да|нет|конечно|потому что|я продолжу|я сделаю|я начну|я думаю|давайте|sí|claro|por supuesto|porque|voy a|sigo|continúo|procedo|ja|nein|natürlich|klar|weil|ich werde|ich mache|oui|non|bien sûr|parce que|je vais|je continue|je commence/,
   )}`,
   `^let me${WORD_END}(?! know)`,
   `^[a-z]+ing now${WORD_END}`,
@@ -805,7 +831,7 @@ function asksPerson(sentence: Sentence, next: Sentence | undefined): boolean {
     if (sentence.listed && next.line === sentence.line && !next.question) return false;
     if (HYPOTHETICAL.test(text)) return false;
   }
-  if (WH_OPENER.test(text)) return SECOND_PERSON.test(text);
+  if (WH_OPENER.test(text)) return SECOND_PERSON.test(text) || AGENT_ASKS.test(text);
   return ADDRESSES.test(text) || ASKS_OPENER.test(text) || POLITE.test(text);
 }
 
@@ -822,8 +848,9 @@ function requestsAct(sentence: Sentence, next: Sentence | undefined): boolean {
   const imperative = IMPERATIVE.test(verb);
   if (sentence.turn === 2 && (imperative || IMPERATIVE_VERB.test(verb))) return true;
   if (sentence.turn === 1 && (PERSON_STEP.test(verb) || (imperative && SLASH_COMMAND.test(sentence.text)))) return true;
+  if (!sentence.listed && LOOK_AT_CHANGE.test(verb)) return true;
   if (imperative || POLITE.test(text)) {
-    if (GIVE_BACK.test(text) || CONTINUES.test(text) || REPORT_BACK.test(verb)) return true;
+    if (GIVE_BACK.test(text) || CONTINUES.test(text) || REPORT_BACK.test(verb) || YOURSELF.test(text)) return true;
     if (next !== undefined && CONTINUES.test(next.masked) && !OFFER.test(next.masked)) return true;
   }
   return !sentence.listed && TEST_REQUEST.test(text.replace(/[.!！。]+$/u, ""));
