@@ -168,6 +168,35 @@ function emptiedNotice(turn: TurnFacts, list: ListState): Notice | undefined {
   return undefined;
 }
 
+/** A stop a timer decides instead of its continuation, kept pending to be announced as a run's end is. */
+export function timerStop(memory: Memory, reason: Reason, open: number): Memory {
+  return { ...memory, hadWork: true, last: reason, pending: { reason, open, level: "warning" } };
+}
+
+/**
+ * The continuation a timer sends (a usage limit's wake, work's wake or check-in): one round with the
+ * counters kept — or, when the todo tool is out of reach or a limit is reached meanwhile, that stop.
+ */
+export function timerContinuation(
+  memory: Memory,
+  list: Extract<ListState, { kind: "list" }>,
+  facts: { readonly limits: Limits; readonly spend: DecideInput["spend"]; readonly tools: ToolFacts },
+): { readonly kind: "continue"; readonly memory: Memory; readonly marker: MarkerDraft } | { readonly kind: "stop"; readonly memory: Memory } {
+  if (list.tool !== undefined && !toolReachable(list.tool, facts.tools)) return { kind: "stop", memory: timerStop(memory, { kind: "out-of-reach", tool: list.tool, open: list.open }, list.open) };
+  const limit = limitReached(memory, facts.limits, facts.spend, list.open);
+  if (limit) return { kind: "stop", memory: timerStop(memory, limit, list.open) };
+  const round = memory.round + 1;
+  const next: Memory = {
+    ...memory,
+    round,
+    hadWork: true,
+    announced: [],
+    pending: undefined,
+    last: { kind: "continuing", open: list.open, round, maxRounds: facts.limits.maxRounds },
+  };
+  return { kind: "continue", memory: next, marker: markerFor(next, list, facts.limits, false) };
+}
+
 export function markerFor(memory: Memory, list: Extract<ListState, { kind: "list" }>, limits: Limits, hint: boolean): MarkerDraft {
   return {
     v: 1,

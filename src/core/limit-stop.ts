@@ -7,8 +7,8 @@
  */
 import { classifyLimit } from "./limit-error.ts";
 import { parseTime, planLimitWait, priorWaitMinutes } from "./limit-wait.ts";
-import type { DecideInput, LimitWaitReason, Limits, ListState, MarkerDraft, Memory, PendingStop, Reason, ToolFacts } from "./types.ts";
-import { limitReached, markerFor, toolReachable } from "../loop.ts";
+import type { DecideInput, LimitWaitReason, Limits, ListState, MarkerDraft, Memory, PendingStop, ToolFacts } from "./types.ts";
+import { timerContinuation, timerStop } from "../loop.ts";
 
 /** The entry types the loop writes (the branch reader's strings). */
 const MARKER_TYPE = "todo-loop:continue";
@@ -178,23 +178,9 @@ export function limitWake(memory: Memory, facts: WakeFacts): Wake {
   if (memory.paused) return { kind: "none", why: "paused" };
   if (memory.waiting !== undefined) return { kind: "none", why: "waiting" };
   const { list } = facts;
-  const stop = (reason: Reason, open: number): Wake => ({
-    kind: "stop",
-    memory: { ...memory, hadWork: true, last: reason, pending: { reason, open, level: "warning" } },
-  });
-  if (list.kind === "out-of-date") return list.open > 0 ? stop({ kind: "out-of-date", why: list.why }, list.open) : { kind: "none", why: "nothing-open" };
+  if (list.kind === "out-of-date") {
+    return list.open > 0 ? { kind: "stop", memory: timerStop(memory, { kind: "out-of-date", why: list.why }, list.open) } : { kind: "none", why: "nothing-open" };
+  }
   if (list.kind !== "list" || list.open === 0) return { kind: "none", why: "nothing-open" };
-  if (list.tool !== undefined && !toolReachable(list.tool, facts.tools)) return stop({ kind: "out-of-reach", tool: list.tool, open: list.open }, list.open);
-  const limit = limitReached(memory, facts.limits, facts.spend, list.open);
-  if (limit) return stop(limit, list.open);
-  const round = memory.round + 1;
-  const next: Memory = {
-    ...memory,
-    round,
-    hadWork: true,
-    announced: [],
-    pending: undefined,
-    last: { kind: "continuing", open: list.open, round, maxRounds: facts.limits.maxRounds },
-  };
-  return { kind: "continue", memory: next, marker: markerFor(next, list, facts.limits, false) };
+  return timerContinuation(memory, list, facts);
 }

@@ -6,8 +6,8 @@
  * hold at the run's time limit. Pure: the host arms the timers, probes `workflow:mutex:v1`, reads the
  * clock and applies what these return.
  */
-import type { BranchFacts, EarlierMode, Limits, ListState, MarkerDraft, Memory, Reason, ToolFacts } from "./types.ts";
-import { earlierFacts, holdsEarlier, limitReached, markerFor, toolReachable } from "../loop.ts";
+import type { BranchFacts, EarlierMode, Limits, ListState, MarkerDraft, Memory, ToolFacts } from "./types.ts";
+import { earlierFacts, holdsEarlier, limitReached, timerContinuation, timerStop } from "../loop.ts";
 
 /** What a wake or a check-in reads besides the memory. */
 export interface WorkNudgeFacts {
@@ -31,10 +31,6 @@ export type WorkNudge =
   /** One continuation: send `marker` and keep `memory`. */
   | { readonly kind: "continue"; readonly memory: Memory; readonly marker: MarkerDraft };
 
-function stopWith(memory: Memory, reason: Reason, open: number): WorkNudge {
-  return { kind: "stop", memory: { ...memory, hadWork: true, last: reason, pending: { reason, open, level: "warning" } } };
-}
-
 /** A wake (`"wake"`) or a check-in (`"check-in"`) on the memory of the current anchor. */
 export function workNudge(memory: Memory, work: "wake" | "check-in", facts: WorkNudgeFacts): WorkNudge {
   if (facts.killSwitch) return { kind: "none", why: "kill-switch" };
@@ -43,19 +39,8 @@ export function workNudge(memory: Memory, work: "wake" | "check-in", facts: Work
   const { list } = facts;
   if (list.kind !== "list" || list.open === 0) return { kind: "none", why: "nothing-open" };
   if (holdsEarlier(facts.earlierTasks, earlierFacts(memory, facts.branch))) return { kind: "none", why: "earlier" };
-  if (list.tool !== undefined && !toolReachable(list.tool, facts.tools)) return stopWith(memory, { kind: "out-of-reach", tool: list.tool, open: list.open }, list.open);
-  const limit = limitReached(memory, facts.limits, facts.spend, list.open);
-  if (limit) return stopWith(memory, limit, list.open);
-  const round = memory.round + 1;
-  const next: Memory = {
-    ...memory,
-    round,
-    hadWork: true,
-    announced: [],
-    pending: undefined,
-    last: { kind: "continuing", open: list.open, round, maxRounds: facts.limits.maxRounds },
-  };
-  return { kind: "continue", memory: next, marker: { ...markerFor(next, list, facts.limits, false), work } };
+  const next = timerContinuation(memory, list, facts);
+  return next.kind === "continue" ? { ...next, marker: { ...next.marker, work } } : next;
 }
 
 /**
@@ -66,7 +51,7 @@ export function workHoldLimit(memory: Memory, limits: Limits, spend: WorkNudgeFa
   if (list.kind !== "list" || list.open === 0) return undefined;
   const limit = limitReached(memory, limits, spend, list.open);
   if (!limit) return undefined;
-  return { ...memory, hadWork: true, last: limit, pending: { reason: limit, open: list.open, level: "warning" } };
+  return timerStop(memory, limit, list.open);
 }
 
 /**

@@ -11,8 +11,8 @@
  *   abort pi makes while shutting down is recorded with `shutdown: true`: a death, not the person's Escape.
  * The rules are in `core/limit-stop.ts`, `core/resume.ts` and `core/limit-wait.ts`; the words in `text.ts`.
  */
-import { configPath, killSwitch } from "../io/paths.ts";
-import { applyCommand, settle } from "../loop.ts";
+import { killSwitch } from "../io/paths.ts";
+import { applyCommand } from "../loop.ts";
 import type { Config, Memory, Reason, StopRecord } from "../core/types.ts";
 import type { ContextLike } from "../core/pi-shapes.ts";
 import { isRecord } from "../core/record.ts";
@@ -20,11 +20,11 @@ import { limitWake, readLimitRun, wakeDue, withLimitStop } from "../core/limit-s
 import { parseTime } from "../core/limit-wait.ts";
 import { decideResume, readTail, RESUME_CONFIRM_TIMEOUT_MS, resumeChannel } from "../core/resume.ts";
 import type { ResumeDecision } from "../core/resume.ts";
-import { commandReplyText, describeNotice, describeReason, RESUME_TITLE, resumeNotice, resumeQuestion } from "../core/text.ts";
-import { CONTROL_TYPE, STOP_TYPE } from "../state.ts";
+import { commandReplyText, RESUME_TITLE, resumeNotice, resumeQuestion } from "../core/text.ts";
+import { CONTROL_TYPE } from "../state.ts";
 import { commandFacts, minutesSince } from "./command.ts";
-import { markerMessage, transcriptShown } from "./runtime.ts";
-import type { Runtime, SessionState } from "./runtime.ts";
+import { markerMessage, settleFromTimer, yieldsToWorkflow } from "./runtime.ts";
+import type { Runtime } from "./runtime.ts";
 
 /** The longest a timer may be set for in one go (Node's limit is 2^31-1 ms; no wait is longer than a day). */
 const MAX_TIMER_MS = 2_000_000_000;
@@ -135,16 +135,11 @@ function wake(runtime: Runtime, ctx: ContextLike, resumeAt: unknown): void {
     const session = runtime.sessionOf(ctx);
     runtime.readControls(ctx, session);
     const facts = runtime.gather(ctx);
-    // Every automatic continuation asks first whether another workflow drives the session (SPEC §4.19).
-    if (runtime.workflow.otherDrives(ctx)) {
-      session.memory = { ...facts.memory, last: { kind: "other-workflow" } };
-      runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
-      return;
-    }
+    if (yieldsToWorkflow(runtime, ctx, session, facts)) return;
     const spend = { ...facts.spend, minutes: minutesSince(facts.snapshot.anchorTime, Date.now()) };
     const result = limitWake(facts.memory, { list: facts.list, limits: facts.config, spend, tools: facts.tools, killSwitch: false });
     session.memory = result.kind === "none" ? facts.memory : result.memory;
-    if (result.kind === "stop") return settleNow(runtime, ctx, session, facts.config);
+    if (result.kind === "stop") return settleFromTimer(runtime, ctx, session, facts.config);
     runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
     if (result.kind !== "continue") return;
     runtime.pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
@@ -152,23 +147,6 @@ function wake(runtime: Runtime, ctx: ContextLike, resumeAt: unknown): void {
   } catch (error) {
     runtime.failed(ctx, "the usage-limit wait", error);
   }
-}
-
-/** A stop decided at the wake (a limit reached meanwhile): recorded and announced as a run's end is. */
-function settleNow(runtime: Runtime, ctx: ContextLike, session: SessionState, config: Config): void {
-  const memory = session.memory;
-  if (!memory?.pending) return;
-  const ended = memory.pending.reason;
-  const settled = settle(memory, transcriptShown(ctx, config), describeReason);
-  session.memory = settled.memory;
-  if (settled.record) runtime.pi.appendEntry(STOP_TYPE, settled.record);
-  if (settled.notice) {
-    const { message, type } = describeNotice(settled.notice, configPath());
-    runtime.notify(ctx, message, type);
-  }
-  const after = runtime.gather(ctx);
-  runtime.showFooter(ctx, session, runtime.footerFor(after, settled.memory));
-  void runtime.reach.settled(ctx, config, { ended, record: settled.record, total: after.snapshot.list?.tasks.length ?? 0 });
 }
 
 // ---- resumed sessions ----------------------------------------------------------------------------

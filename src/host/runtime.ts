@@ -6,16 +6,16 @@
 import { agentDir, configPath, killSwitch } from "../io/paths.ts";
 import { loadConfig } from "../config.ts";
 import type { Config } from "../core/types.ts";
-import { align } from "../loop.ts";
+import { align, settle } from "../loop.ts";
 import type { BranchFacts, ListState, MarkerDraft, Memory, ToolFacts } from "../core/types.ts";
 import type { ContextLike, CustomMessageLike, NotifyType, PiLike } from "../core/pi-shapes.ts";
 import { parseTasksFile, sourceOf, TODO_TOOL_NAMES } from "../sources/index.ts";
 import { readTasksFile } from "../io/tasks-file.ts";
-import { createBranchReader, listState, MARKER_TYPE, sessionPaused } from "../state.ts";
+import { createBranchReader, listState, MARKER_TYPE, sessionPaused, STOP_TYPE } from "../state.ts";
 import type { BranchReader, Snapshot } from "../state.ts";
 import { createReach, processIo } from "../io/notify.ts";
 import type { Reach, ReachIo } from "../io/notify.ts";
-import { checkInNudgeText, footerText, nudgeText, rereadNudgeText, sanitize, wakeNudgeText } from "../core/text.ts";
+import { checkInNudgeText, describeNotice, describeReason, footerText, nudgeText, rereadNudgeText, sanitize, wakeNudgeText } from "../core/text.ts";
 import { createChildren } from "./children.ts";
 import type { Children } from "./children.ts";
 import type { ChildConduct } from "../core/child.ts";
@@ -92,6 +92,34 @@ export function transcriptShown(ctx: ContextLike, config: Config): boolean {
 }
 
 /** The marker as a custom message: its content is the nudge, its details the loop state. */
+/** A stop decided by a timer (a usage limit's wake, work's wake or check-in, a limit reached meanwhile): recorded and announced as a run's end is. */
+export function settleFromTimer(runtime: Runtime, ctx: ContextLike, session: SessionState, config: Config): void {
+  const memory = session.memory;
+  if (!memory?.pending) return;
+  const ended = memory.pending.reason;
+  const settled = settle(memory, transcriptShown(ctx, config), describeReason);
+  session.memory = settled.memory;
+  if (settled.record) runtime.pi.appendEntry(STOP_TYPE, settled.record);
+  if (settled.notice) {
+    const { message, type } = describeNotice(settled.notice, configPath());
+    runtime.notify(ctx, message, type);
+  }
+  const after = runtime.gather(ctx);
+  runtime.showFooter(ctx, session, runtime.footerFor(after, settled.memory));
+  void runtime.reach.settled(ctx, config, { ended, record: settled.record, total: after.snapshot.list?.tasks.length ?? 0 });
+}
+
+/**
+ * Whether another workflow drives the session (SPEC §4.19), asked before every automatic continuation: if
+ * so, the memory and the footer say so and nothing is sent.
+ */
+export function yieldsToWorkflow(runtime: Runtime, ctx: ContextLike, session: SessionState, facts: Facts): boolean {
+  if (!runtime.workflow.otherDrives(ctx)) return false;
+  session.memory = { ...facts.memory, last: { kind: "other-workflow" } };
+  runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
+  return true;
+}
+
 export function markerMessage(marker: MarkerDraft, display: boolean): CustomMessageLike {
   const { tool, source: _source, ...details } = marker;
   const content = details.reread === true

@@ -11,8 +11,8 @@
  * - in print and JSON mode it holds `agent_settled` while the loop waits on work, until work ends, a
  *   check-in is due or the run's `maxMinutes` is reached, so `pi -p` does not exit with the work half done.
  */
-import { configPath, killSwitch } from "../io/paths.ts";
-import { NOTHING, settle } from "../loop.ts";
+import { killSwitch } from "../io/paths.ts";
+import { NOTHING } from "../loop.ts";
 import type { Config, Memory, WorkFacts } from "../core/types.ts";
 import type { ContextLike, PiLike } from "../core/pi-shapes.ts";
 import { isRecord } from "../core/record.ts";
@@ -23,12 +23,11 @@ import {
 } from "../core/work.ts";
 import type { CheckIns, WorkState } from "../core/work.ts";
 import { holdDeadline, workHoldLimit, workNudge } from "../core/work-wake.ts";
-import { describeNotice, describeReason, workStatusLines } from "../core/text.ts";
+import { workStatusLines } from "../core/text.ts";
 import { readWork, WORK_CHANNELS, WORK_SNAPSHOTS, WORK_SOURCES, workSourceLabel } from "../work/index.ts";
-import { STOP_TYPE } from "../state.ts";
 import { minutesSince } from "./command.ts";
-import { markerMessage, transcriptShown } from "./runtime.ts";
-import type { Facts, Runtime, SessionState } from "./runtime.ts";
+import { markerMessage, settleFromTimer, yieldsToWorkflow } from "./runtime.ts";
+import type { Facts, Runtime } from "./runtime.ts";
 
 /** The check-in schedule of the current wait: under which message it began, and what it last saw. */
 interface Schedule {
@@ -296,12 +295,7 @@ function continueFor(runtime: Runtime, ctx: ContextLike, work: "wake" | "check-i
   const session = runtime.sessionOf(ctx);
   runtime.readControls(ctx, session);
   const facts = runtime.gather(ctx);
-  // Every automatic continuation asks first whether another workflow drives the session (SPEC §4.19).
-  if (runtime.workflow.otherDrives(ctx)) {
-    session.memory = { ...facts.memory, last: { kind: "other-workflow" } };
-    runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
-    return false;
-  }
+  if (yieldsToWorkflow(runtime, ctx, session, facts)) return false;
   const spend = { ...facts.spend, minutes: minutesSince(facts.snapshot.anchorTime, Date.now()) };
   const result = workNudge(facts.memory, work, {
     list: facts.list,
@@ -317,30 +311,13 @@ function continueFor(runtime: Runtime, ctx: ContextLike, work: "wake" | "check-i
   runtime.work.schedule = result.kind === "continue" ? runtime.work.schedule : undefined;
   if (result.kind === "stop") {
     // In a headless hold the run's own agent_settled records it; a timer records it now.
-    if (runtime.work.hold === undefined && timerMode(ctx)) settleNow(runtime, ctx, session, facts.config);
+    if (runtime.work.hold === undefined && timerMode(ctx)) settleFromTimer(runtime, ctx, session, facts.config);
     return false;
   }
   runtime.showFooter(ctx, session, runtime.footerFor(facts, result.memory));
   runtime.pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
   runtime.workflow.hold(ctx);
   return true;
-}
-
-/** A stop decided by a timer (a limit reached meanwhile): recorded and announced as a run's end is. */
-function settleNow(runtime: Runtime, ctx: ContextLike, session: SessionState, config: Config): void {
-  const memory = session.memory;
-  if (!memory?.pending) return;
-  const ended = memory.pending.reason;
-  const settled = settle(memory, transcriptShown(ctx, config), describeReason);
-  session.memory = settled.memory;
-  if (settled.record) runtime.pi.appendEntry(STOP_TYPE, settled.record);
-  if (settled.notice) {
-    const { message, type } = describeNotice(settled.notice, configPath());
-    runtime.notify(ctx, message, type);
-  }
-  const after = runtime.gather(ctx);
-  runtime.showFooter(ctx, session, runtime.footerFor(after, settled.memory));
-  void runtime.reach.settled(ctx, config, { ended, record: settled.record, total: after.snapshot.list?.tasks.length ?? 0 });
 }
 
 // ---- the headless hold ---------------------------------------------------------------------------

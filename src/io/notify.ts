@@ -195,6 +195,17 @@ export function createReach(pi: PiLike, io: ReachIo = processIo, quiet: (ctx: Co
     }
   }
 
+  /** A config file's problems where the person sees them: one warning notify, or a stderr line each headless. */
+  function showProblems(ctx: ContextLike, file: string, problems: readonly string[]): void {
+    const lines = problems.map((problem) => configProblemText(file, problem));
+    try {
+      if (headless(ctx.mode) || !ctx.hasUI) for (const line of lines) io.writeStderr(line);
+      else ctx.ui.notify(lines.join("\n"), "warning");
+    } catch {
+      // Shown in /todoloop either way.
+    }
+  }
+
   return {
     async settled(ctx, config, run) {
       const ended = run.ended && stopFacts(run.ended);
@@ -245,13 +256,7 @@ export function createReach(pi: PiLike, io: ReachIo = processIo, quiet: (ctx: Co
       if (io.memo.lastProblems === key || (io.memo.lastProblems === undefined && key === "")) return;
       io.memo.lastProblems = key;
       if (problems.length === 0) return;
-      const lines = problems.map((problem) => configProblemText(file, problem));
-      try {
-        if (headless(ctx.mode) || !ctx.hasUI) for (const line of lines) io.writeStderr(line);
-        else ctx.ui.notify(lines.join("\n"), "warning");
-      } catch {
-        // Shown in /todoloop either way.
-      }
+      showProblems(ctx, file, problems);
     },
 
     projectProblems(ctx, file, problems) {
@@ -260,13 +265,7 @@ export function createReach(pi: PiLike, io: ReachIo = processIo, quiet: (ctx: Co
       if (io.memo.lastProject === key || (io.memo.lastProject === undefined && problems.length === 0)) return;
       io.memo.lastProject = key;
       if (problems.length === 0) return;
-      const lines = problems.map((problem) => configProblemText(file, problem));
-      try {
-        if (headless(ctx.mode) || !ctx.hasUI) for (const line of lines) io.writeStderr(line);
-        else ctx.ui.notify(lines.join("\n"), "warning");
-      } catch {
-        // Shown in /todoloop either way.
-      }
+      showProblems(ctx, file, problems);
     },
 
     statusLine: () => hookFailure && sanitize(hookFailure, 300),
