@@ -35,6 +35,15 @@ function sections(text: string): Section[] {
 }
 
 /** Every way `text` breaks the format, or fails to describe `version`; empty when it is fine. */
+/** The most lines of a release's entry, its heading included. */
+export const MAX_ENTRY_LINES = 40;
+
+/** Versions before 0.4.0 were released before the entry had a limit. */
+function olderThanLimit(version: string): boolean {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  return major === 0 && minor < 4;
+}
+
 export function changelogProblems(text: string, version: string): string[] {
   const problems: string[] = [];
   const all = sections(text);
@@ -67,6 +76,15 @@ export function changelogProblems(text: string, version: string): string[] {
     problems.push(`no "## [${version}] - YYYY-MM-DD" heading for package.json's version ${version} (pi would show nothing for it under "Extension Updates")`);
   } else if (!own.body.some((line) => line.trim() !== "")) {
     problems.push(`line ${own.line}: "${own.heading}" has nothing under it`);
+  }
+  // pi shows a release's whole entry under "Extension Updates" at the next start, so it must fit a screen:
+  // the entry of this version (from 0.4.0 on; older ones were written before the limit) and the
+  // unreleased changes that become the next one.
+  const bounded = all.filter((section) => section.heading === "## [Unreleased]" || (section === own && !olderThanLimit(version)));
+  for (const section of bounded) {
+    // The heading and the body up to its last line of text.
+    const lines = section.body.findLastIndex((line) => line.trim() !== "") + 2;
+    if (lines > MAX_ENTRY_LINES) problems.push(`line ${section.line}: "${section.heading}" is ${lines} lines; pi shows a release's entry whole at the next start, so keep it to ${MAX_ENTRY_LINES}`);
   }
   return problems;
 }

@@ -12,12 +12,14 @@
  *     local registry by `npm_config_registry` and `NPM_CONFIG_USERCONFIG` — runs README's commands:
  *     `pi install npm:pi-todo-loop`, `pi list`, and gets the previous release; a scripted session loads
  *     the package from pi's settings (no `-e` for it, no `-ne`) and continues on open tasks; an agent
- *     that only re-reads its list is continued on every reply; one fresh interactive start in tmux
- *     records the installed version.
+ *     that only re-reads its list is checked against what that release does; an agent that starts
+ *     background work and waits for it is pushed while the work runs (before 0.4); one fresh
+ *     interactive start in tmux records the installed version.
  *  4. This tree, packed the same way, is published as the new version; `pi update --extensions`
  *     (online: under PI_OFFLINE it skips and still exits 0, so the installed package.json is what is
- *     checked) brings it; a scripted session shows the new code running (the markers' 0.3 fields), and
- *     the same re-reading agent is stopped at its 6th settle (`stuck`); the
+ *     checked) brings it; a scripted session shows the new code running (the nudge offers
+ *     todo_loop_block), the same re-reading agent is stopped at its 6th settle (`stuck`), and the agent
+ *     waiting on background work gets no marker: the work's own report starts its next turn; the
  *     next fresh interactive start shows pi's "Extension Updates" block with this version's CHANGELOG
  *     entry and not the previous one's, read from the terminal and printed.
  *  5. `pi remove npm:pi-todo-loop`; `pi list` no longer has it and the next run loads nothing of it;
@@ -58,9 +60,10 @@ import {
   sessionEntries,
   sessionFile,
   stopReasons,
+  textOf,
   updateTasks,
 } from "../test/e2e/harness.ts";
-import type { Sandbox, ScriptStep } from "../test/e2e/harness.ts";
+import type { EntryRecord, Sandbox, ScriptStep } from "../test/e2e/harness.ts";
 import { startTerminal, tmuxAvailable } from "../test/tui/tmux.ts";
 import type { Terminal } from "../test/tui/tmux.ts";
 
@@ -441,17 +444,22 @@ function installedDir(user: User): string {
 }
 
 /** A scripted `pi -p` run that loads this package only through pi's settings. */
-async function scriptedRun(user: User, name: string, script: ScriptStep[]): Promise<{ box: Sandbox; ran: Ran }> {
+async function scriptedRun(
+  user: User,
+  name: string,
+  script: ScriptStep[],
+  extra: { readonly extensions?: readonly string[]; readonly env?: Readonly<Record<string, string>> } = {},
+): Promise<{ box: Sandbox; ran: Ran }> {
   const dir = join(user.root, `run-${name}`);
   const sessionDir = join(dir, "sessions");
   mkdirSync(sessionDir, { recursive: true });
   const scriptPath = join(dir, "script.json");
   const requestsPath = join(dir, "requests.jsonl");
   writeFileSync(scriptPath, JSON.stringify(script));
-  const env = { ...user.offline, PI_TODO_LOOP_SCRIPT: scriptPath, PI_TODO_LOOP_REQUESTS: requestsPath };
+  const env = { ...user.offline, PI_TODO_LOOP_SCRIPT: scriptPath, PI_TODO_LOOP_REQUESTS: requestsPath, ...extra.env };
   // No todo-loop.json: markers are displayed, as the default `transcript` has it.
   const box: Sandbox = { root: dir, home: user.home, agentDir: user.agentDir, cwd: user.cwd, sessionDir, scriptPath, requestsPath, env, transcript: true, cleanup: () => {} };
-  const args = ["-e", SCRIPTED_MODEL, "-e", RPIV_TODO, "--provider", "faux", "--model", "faux-1", "--session-dir", sessionDir, "-p", "Do the work"];
+  const args = ["-e", SCRIPTED_MODEL, "-e", RPIV_TODO, ...(extra.extensions ?? []).flatMap((path) => ["-e", path]), "--provider", "faux", "--model", "faux-1", "--session-dir", sessionDir, "-p", "Do the work"];
   const ran = await pi(user, args, env);
   ensure(ran.code === 0, `the scripted session (${name}) failed (exit ${ran.code})`, shown(ran));
   return { box, ran };
@@ -497,6 +505,56 @@ async function stuckCheck(user: User, name: string, release: string): Promise<st
   ensure(JSON.stringify(got) === JSON.stringify(expected), `the stuck script on ${release}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`, evidence);
   attempt(() => checkInvariants(run.box, { script: STUCK_SCRIPT.slice(0, expected.requests), taskTexts: STUCK_TASKS }), evidence);
   return `${got.requests} model requests, ${got.rounds.length} markers${braked ? "" : ": every re-read continued"}, stop "${got.stops.join(", ")}"`;
+}
+
+/**
+ * The agent that starts background work and waits for it: it plans two tasks, starts a job (the
+ * stand-in playing `@aliou/pi-processes`, its real events and result message), says it waits, and
+ * finishes both tasks on the next turn. A release before 0.4 pushes it while the job runs (one marker;
+ * `pi -p` is done before the job's report arrives); 0.4 waits on the work, holds `pi -p` open, and the
+ * job's own report starts the next turn (no marker).
+ */
+const WORK_SOURCE = join(ROOT, "test", "e2e", "stand-ins", "work-source.ts");
+const WORK_TASKS = ["Build the bundle", "Publish the preview"];
+const WORK_SCRIPT: ScriptStep[] = [
+  createTasks(...WORK_TASKS),
+  { text: "Starting the build in the background.", calls: [{ name: "start_background_work", args: { id: "build-1" } }] },
+  say("The build runs in the background; I will go on when its result arrives."),
+  updateTasks([1, 2]),
+  say("Both tasks are done."),
+];
+/** The stand-in's pi-processes result message, as the model gets it: its summary line. */
+const WORK_REPORT = "dev server exited with code 0";
+
+/** The block offer every 0.4 nudge carries. */
+const BLOCK_TOOL = "todo_loop_block";
+const BLOCK_OFFER = `call ${BLOCK_TOOL}`;
+
+/** Whether a release is 0.`minor` or later: 0.4 waits on work in flight and offers the block tool in every nudge. */
+function sinceMinor(release: string, minor: number): boolean {
+  const [major = 0, own = 0] = release.split(".").map(Number);
+  return major > 0 || own >= minor;
+}
+
+/**
+ * The background-work script on the installed `release`, checked against what that release does.
+ * Returns the step's summary.
+ */
+async function workCheck(user: User, name: string, release: string, waits: boolean): Promise<string> {
+  const run = await scriptedRun(user, name, WORK_SCRIPT, { extensions: [WORK_SOURCE], env: { PI_TODO_LOOP_E2E_WORK_SOURCE: "pi-processes", PI_TODO_LOOP_E2E_WORK_MS: "2500" } });
+  const entries = sessionEntries(run.box);
+  const evidence = `${shown(run.ran)}\n--- session ---\n${sessionText(run.box)}`;
+  const asked = requests(run.box);
+  // What the model got after the agent said it waits: a nudge (before 0.4) or the job's own report.
+  const fourth = JSON.stringify(asked[3]?.messages.at(-1) ?? null);
+  const after = fourth.includes(WORK_REPORT) ? "report" : fourth.includes(NUDGE_PREFIX) ? "nudge" : "other";
+  const got = { requests: asked.length, markers: markers(entries).length, after, stops: stopReasons(entries) };
+  const expected = waits
+    ? { requests: 5, markers: 0, after: "report", stops: ["stopped: list is clear"] }
+    : { requests: 5, markers: 1, after: "nudge", stops: ["stopped: list is clear"] };
+  ensure(JSON.stringify(got) === JSON.stringify(expected), `the background-work script on ${release}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`, evidence);
+  attempt(() => checkInvariants(run.box, { script: WORK_SCRIPT, taskTexts: WORK_TASKS }), evidence);
+  return `${got.requests} model requests, ${got.markers} marker${got.markers === 1 ? "" : "s"} while the job ran, ${waits ? "the job's report started the next turn" : "pushed before the job's report"}, stop "${got.stops.join(", ")}"`;
 }
 
 function sessionText(box: Sandbox): string {
@@ -754,6 +812,9 @@ async function main(root: string, registryHolder: { registry?: Registry; trap?: 
     started = begin(`stuck script on ${previous}`);
     done(started, await stuckCheck(user, "stuck-old", previous ?? ""));
 
+    started = begin(`background-work script on ${previous}`);
+    done(started, await workCheck(user, "work-old", previous ?? "", sinceMinor(previous ?? "", 4)));
+
     started = begin("interactive start 1");
     const firstStart = await interactiveStart(user, "first", (screen) => screen.includes(`${NAME}:src`) && screen.includes("faux-1"), `[Extensions] with ${NAME}:src and the footer`);
     ensure(!firstStart.screen.includes("Extension Updates"), "pi showed Extension Updates on the first start after a fresh install", firstStart.screen);
@@ -772,22 +833,28 @@ async function main(root: string, registryHolder: { registry?: Registry; trap?: 
     const updateLine = update.stdout.split("\n").find((line) => line.includes(`npm:${NAME}`) && line.includes("->"))?.trim() ?? "(no update line)";
     done(started, `${updateLine}; ${installedDir(user)}/package.json has ${updatedVersion}`);
 
-    // The update is real when the next session runs the new code: markers of 0.3 carry the
-    // busy-but-stuck counts (`stuck`, `fp`, `repeats`), which no 0.2 marker has.
+    // The update is real when the next session runs the new code: a 0.4 nudge offers todo_loop_block to
+    // an agent whose last reply asked something, which no 0.3 nudge does.
     started = begin(`scripted session on ${version}`);
     const updated = await scriptedRun(user, "updated", script);
     const updatedEntries = sessionEntries(updated.box);
     const updatedEvidence = `${shown(updated.ran)}\n--- session ---\n${sessionText(updated.box)}`;
-    const updatedDetails = markers(updatedEntries).map((marker) => (isRecord(marker.details) ? marker.details : {}));
-    ensure(updatedDetails.length === 1 && ["stuck", "fp", "repeats"].every((key) => key in (updatedDetails[0] ?? {})), `expected one marker with stuck, fp and repeats, got ${JSON.stringify(updatedDetails)}`, updatedEvidence);
-    const oldDetails = markers(entries).map((marker) => (isRecord(marker.details) ? marker.details : {}));
-    ensure(!("stuck" in (oldDetails[0] ?? {})), `the ${previous} session's marker already had stuck: ${JSON.stringify(oldDetails)}`, evidence);
+    const nudges = (list: readonly EntryRecord[]): string[] => markers(list).map((marker) => textOf(marker.content));
+    const updatedNudges = nudges(updatedEntries);
+    ensure(updatedNudges.length === 1 && updatedNudges[0]?.includes(BLOCK_OFFER) === true, `expected one marker whose nudge offers ${BLOCK_TOOL}, got ${JSON.stringify(updatedNudges)}`, updatedEvidence);
+    const oldNudges = nudges(entries);
+    const oldOffers = sinceMinor(previous ?? "", 4);
+    ensure(oldNudges.length === 1 && oldNudges[0]?.includes(BLOCK_OFFER) === oldOffers, `the ${previous} session's nudge ${oldOffers ? "does not offer" : "already offered"} ${BLOCK_TOOL}: ${JSON.stringify(oldNudges)}`, evidence);
     ensure(JSON.stringify(stopReasons(updatedEntries)) === JSON.stringify(["stopped: list is clear"]), `stop records: ${JSON.stringify(stopReasons(updatedEntries))}`, updatedEvidence);
     attempt(() => checkInvariants(updated.box, { script, taskTexts: ["Alpha task"] }), updatedEvidence);
-    done(started, `${requests(updated.box).length} model requests, marker details ${JSON.stringify(updatedDetails[0])} (the ${previous} marker: ${JSON.stringify(Object.keys(oldDetails[0] ?? {}))}), stop "stopped: list is clear"`);
+    done(started, `${requests(updated.box).length} model requests, the nudge offers ${BLOCK_TOOL} ("…${BLOCK_OFFER}…"; the ${previous} nudge does not), stop "stopped: list is clear"`);
 
     started = begin(`stuck script on ${version}`);
     done(started, await stuckCheck(user, "stuck-new", version));
+
+    started = begin(`background-work script on ${version}`);
+    // This tree waits on work in flight whatever its version says.
+    done(started, await workCheck(user, "work-new", version, true));
 
     started = begin("interactive start 2");
     // What pi shows is this version's CHANGELOG entry: its heading and the words it opens with.

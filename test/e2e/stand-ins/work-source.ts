@@ -118,8 +118,16 @@ export default function workSource(pi: PiLike): void {
     async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
       const id = typeof params.id === "string" && params.id !== "" ? params.id : "job-1";
       const end = start(id, ctx);
-      // The job runs on after the tool returns; a test ends the process when it is done.
-      if (delay !== "never") setTimeout(end, Number(delay));
+      // The job runs on after the tool returns; a test ends the process when it is done. A session that
+      // ended first (a `pi -p` that did not wait) has a stale API: the report has nowhere to go.
+      const finish = (): void => {
+        try {
+          end();
+        } catch {
+          note("after-session-end", id);
+        }
+      };
+      if (delay !== "never") setTimeout(finish, Number(delay));
       return { content: [{ type: "text", text: `Started ${id} in the background; its result will arrive by itself.` }], details: { id } };
     },
   });
