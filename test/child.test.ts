@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CHILD_MARKERS, childConduct, childRule, enrol, NOT_A_CHILD, SECOND_SESSION, startedAfterParent, withdraw } from "../src/core/child.ts";
+import { CHILD_MARKERS, childConduct, childRule, enrol, NOT_A_CHILD, SECOND_SESSION, sameSession, startedAfterParent, withdraw } from "../src/core/child.ts";
 import type { LiveSession } from "../src/core/child.ts";
 import { createChildren } from "../src/host/children.ts";
 import { parseConfig } from "../src/config.ts";
@@ -399,4 +399,13 @@ test("a quiet child announces no project config problem either (print mode: no s
     rmSync(projectFile, { force: true });
     freshProcess();
   }
+});
+
+test("sameSession: the same manager, or the same known id; two sessions whose ids are unknown are never the same", () => {
+  const first = {};
+  const second = {};
+  assert.equal(sameSession({ key: first, id: "" }, first, ""), true, "the same manager");
+  assert.equal(sameSession({ key: first, id: "s-1" }, second, "s-1"), true, "another manager with the same id (a /reload)");
+  assert.equal(sameSession({ key: first, id: "" }, second, ""), false, "no id on either side is no match");
+  assert.equal(sameSession({ key: first, id: "s-1" }, second, "s-2"), false);
 });
