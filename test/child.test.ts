@@ -404,8 +404,8 @@ test("a quiet child announces no project config problem either (print mode: no s
 test("sameSession: the same manager, or the same known id; two sessions whose ids are unknown are never the same", () => {
   const first = {};
   const second = {};
-  assert.equal(sameSession({ key: first, id: "" }, first, ""), true, "the same manager");
-  assert.equal(sameSession({ key: first, id: "s-1" }, second, "s-1"), true, "another manager with the same id (a /reload)");
-  assert.equal(sameSession({ key: first, id: "" }, second, ""), false, "no id on either side is no match");
-  assert.equal(sameSession({ key: first, id: "s-1" }, second, "s-2"), false);
+  assert.equal(sameSession({ key: first, id: "", child: false }, first, ""), true, "the same manager");
+  assert.equal(sameSession({ key: first, id: "s-1", child: false }, second, "s-1"), true, "another manager with the same id (a /reload)");
+  assert.equal(sameSession({ key: first, id: "", child: false }, second, ""), false, "no id on either side is no match");
+  assert.equal(sameSession({ key: first, id: "s-1", child: false }, second, "s-2"), false);
 });
