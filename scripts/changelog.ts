@@ -34,16 +34,22 @@ function sections(text: string): Section[] {
   return found;
 }
 
-/** Every way `text` breaks the format, or fails to describe `version`; empty when it is fine. */
 /** The most lines of a release's entry, its heading included. */
 export const MAX_ENTRY_LINES = 40;
 
-/** Versions before 0.4.0 were released before the entry had a limit. */
-function olderThanLimit(version: string): boolean {
-  const [major = 0, minor = 0] = version.split(".").map(Number);
-  return major === 0 && minor < 4;
+/** The first release whose entry is held to MAX_ENTRY_LINES; older ones were written before the limit. */
+const FIRST_BOUNDED = "0.4.0";
+
+/** Whether `version` (x.y.z) is `since` or later. */
+export function versionAtLeast(version: string, since: string): boolean {
+  const triple = (text: string): [number, number, number] => {
+    const [major = 0, minor = 0, patch = 0] = text.split(".").map(Number);
+    return [major, minor, patch];
+  };
+  return compare(triple(version), triple(since)) >= 0;
 }
 
+/** Every way `text` breaks the format, or fails to describe `version`; empty when it is fine. */
 export function changelogProblems(text: string, version: string): string[] {
   const problems: string[] = [];
   const all = sections(text);
@@ -80,7 +86,7 @@ export function changelogProblems(text: string, version: string): string[] {
   // pi shows a release's whole entry under "Extension Updates" at the next start, so it must fit a screen:
   // the entry of this version (from 0.4.0 on; older ones were written before the limit) and the
   // unreleased changes that become the next one.
-  const bounded = all.filter((section) => section.heading === "## [Unreleased]" || (section === own && !olderThanLimit(version)));
+  const bounded = all.filter((section) => section.heading === "## [Unreleased]" || (section === own && versionAtLeast(version, FIRST_BOUNDED)));
   for (const section of bounded) {
     // The heading and the body up to its last line of text.
     const lines = section.body.findLastIndex((line) => line.trim() !== "") + 2;

@@ -43,7 +43,7 @@ import type { Server } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { changelogProblems, previousRelease, releaseNotes } from "./changelog.ts";
+import { changelogProblems, previousRelease, releaseNotes, versionAtLeast } from "./changelog.ts";
 import {
   callTools,
   checkInvariants,
@@ -482,12 +482,6 @@ const STUCK_SCRIPT: ScriptStep[] = [
 const STUCK_REQUESTS = 12;
 const STUCK_REASON = "stopped: 5 replies in a row without progress (no edits, commands, new reads or todo changes), 2 tasks still open; it may need you";
 
-/** Whether a release has the no-progress brake (0.3.0 and later): a previous release before it continues the stuck script to its end. */
-function hasStuckBrake(release: string): boolean {
-  const [major = 0, minor = 0] = release.split(".").map(Number);
-  return major > 0 || minor >= 3;
-}
-
 /**
  * The stuck script on the installed `release`, checked against what that release does: one without the
  * brake continues every reply to the end of the script (8 markers, the list cleared); one with it stops
@@ -497,7 +491,7 @@ async function stuckCheck(user: User, name: string, release: string): Promise<st
   const run = await scriptedRun(user, name, STUCK_SCRIPT);
   const entries = sessionEntries(run.box);
   const evidence = `${shown(run.ran)}\n--- session ---\n${sessionText(run.box)}`;
-  const braked = hasStuckBrake(release);
+  const braked = versionAtLeast(release, "0.3.0"); // the no-progress brake came with 0.3.0
   const expected = braked
     ? { requests: STUCK_REQUESTS, rounds: [1, 2, 3, 4, 5], stops: [STUCK_REASON] }
     : { requests: STUCK_SCRIPT.length, rounds: [1, 2, 3, 4, 5, 6, 7, 8], stops: ["stopped: list is clear"] };
@@ -526,15 +520,11 @@ const WORK_SCRIPT: ScriptStep[] = [
 /** The stand-in's pi-processes result message, as the model gets it: its summary line. */
 const WORK_REPORT = "dev server exited with code 0";
 
+/** The release that waits on work in flight and offers the block tool in every nudge. */
+const WAITS_SINCE = "0.4.0";
 /** The block offer every 0.4 nudge carries. */
 const BLOCK_TOOL = "todo_loop_block";
 const BLOCK_OFFER = `call ${BLOCK_TOOL}`;
-
-/** Whether a release is 0.`minor` or later: 0.4 waits on work in flight and offers the block tool in every nudge. */
-function sinceMinor(release: string, minor: number): boolean {
-  const [major = 0, own = 0] = release.split(".").map(Number);
-  return major > 0 || own >= minor;
-}
 
 /**
  * The background-work script on the installed `release`, checked against what that release does.
@@ -813,7 +803,7 @@ async function main(root: string, registryHolder: { registry?: Registry; trap?: 
     done(started, await stuckCheck(user, "stuck-old", previous ?? ""));
 
     started = begin(`background-work script on ${previous}`);
-    done(started, await workCheck(user, "work-old", previous ?? "", sinceMinor(previous ?? "", 4)));
+    done(started, await workCheck(user, "work-old", previous ?? "", versionAtLeast(previous ?? "", WAITS_SINCE)));
 
     started = begin("interactive start 1");
     const firstStart = await interactiveStart(user, "first", (screen) => screen.includes(`${NAME}:src`) && screen.includes("faux-1"), `[Extensions] with ${NAME}:src and the footer`);
@@ -843,7 +833,7 @@ async function main(root: string, registryHolder: { registry?: Registry; trap?: 
     const updatedNudges = nudges(updatedEntries);
     ensure(updatedNudges.length === 1 && updatedNudges[0]?.includes(BLOCK_OFFER) === true, `expected one marker whose nudge offers ${BLOCK_TOOL}, got ${JSON.stringify(updatedNudges)}`, updatedEvidence);
     const oldNudges = nudges(entries);
-    const oldOffers = sinceMinor(previous ?? "", 4);
+    const oldOffers = versionAtLeast(previous ?? "", WAITS_SINCE);
     ensure(oldNudges.length === 1 && oldNudges[0]?.includes(BLOCK_OFFER) === oldOffers, `the ${previous} session's nudge ${oldOffers ? "does not offer" : "already offered"} ${BLOCK_TOOL}: ${JSON.stringify(oldNudges)}`, evidence);
     ensure(JSON.stringify(stopReasons(updatedEntries)) === JSON.stringify(["stopped: list is clear"]), `stop records: ${JSON.stringify(stopReasons(updatedEntries))}`, updatedEvidence);
     attempt(() => checkInvariants(updated.box, { script, taskTexts: ["Alpha task"] }), updatedEvidence);

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { changelogProblems, MAX_ENTRY_LINES } from "../scripts/changelog.ts";
+import { changelogProblems, MAX_ENTRY_LINES, versionAtLeast } from "../scripts/changelog.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -39,4 +39,12 @@ test("changelog: the unreleased changes are held to the same 40 lines; entries b
 test("changelog: the project's own entry for package.json's version and its unreleased changes fit", () => {
   const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
   assert.deepEqual(changelogProblems(readFileSync(join(ROOT, "CHANGELOG.md"), "utf8"), version), []);
+});
+
+test("versionAtLeast: compares x.y.z by number, not by text", () => {
+  assert.equal(versionAtLeast("0.4.0", "0.4.0"), true);
+  assert.equal(versionAtLeast("0.10.0", "0.4.0"), true, "10 is more than 4");
+  assert.equal(versionAtLeast("1.0.0", "0.4.0"), true);
+  assert.equal(versionAtLeast("0.3.9", "0.4.0"), false);
+  assert.equal(versionAtLeast("0.4.0", "0.4.1"), false);
 });
