@@ -91,7 +91,6 @@ export function transcriptShown(ctx: ContextLike, config: Config): boolean {
   return ctx.mode === "tui" && config.transcript;
 }
 
-/** The marker as a custom message: its content is the nudge, its details the loop state. */
 /** A stop decided by a timer (a usage limit's wake, work's wake or check-in, a limit reached meanwhile): recorded and announced as a run's end is. */
 export function settleFromTimer(runtime: Runtime, ctx: ContextLike, session: SessionState, config: Config): void {
   const memory = session.memory;
@@ -120,6 +119,7 @@ export function yieldsToWorkflow(runtime: Runtime, ctx: ContextLike, session: Se
   return true;
 }
 
+/** The marker as a custom message: its content is the nudge, its details the loop state. */
 export function markerMessage(marker: MarkerDraft, display: boolean): CustomMessageLike {
   const { tool, source: _source, ...details } = marker;
   const content = details.reread === true
