@@ -7,20 +7,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { askedQuestion } from "../src/core/question.ts";
+import { asks, DONE, none } from "./question-cases.ts";
 import { sanitize } from "../src/core/sanitize.ts";
 import { forAll } from "./gen.ts";
 
-const DONE = "The exporter is written and its tests pass.";
-
-/** Each reply asks, and what it asks is the expected sentence. */
-function asks(cases: ReadonlyArray<readonly [string, string]>): void {
-  for (const [reply, asked] of cases) assert.equal(askedQuestion(reply), asked, reply);
-}
-
-/** No reply asks anything. */
-function none(replies: readonly string[]): void {
-  for (const reply of replies) assert.equal(askedQuestion(reply), undefined, reply);
-}
 
 // ---- asks: a question anywhere in the closing prose -------------------------------------------
 

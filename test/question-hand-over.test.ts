@@ -5,20 +5,8 @@
  * that look alike and ask nothing. Every sentence here is written for these tests.
  */
 import { test } from "node:test";
-import assert from "node:assert/strict";
-import { askedQuestion } from "../src/core/question.ts";
+import { asks, DONE, none } from "./question-cases.ts";
 
-const DONE = "The exporter is written and its tests pass.";
-
-/** Each reply asks, and what it asks is the expected sentence. */
-function asks(cases: ReadonlyArray<readonly [string, string]>): void {
-  for (const [reply, asked] of cases) assert.equal(askedQuestion(reply), asked, reply);
-}
-
-/** No reply asks anything. */
-function none(replies: readonly string[]): void {
-  for (const reply of replies) assert.equal(askedQuestion(reply), undefined, reply);
-}
 
 test("asks: a question word with the agent asking what it should do, one paragraph of explanation after it", () => {
   asks([
