@@ -10,7 +10,10 @@
  *   - pi's `getBranch()` and `buildSessionContext()` at the same leaf.
  * Medians of several repetitions; also the heap the extension retains per session. A fourth session
  * of 100k entries is "wide": its work turns call 20–39 tools at once (reads, greps, commands), the case
- * where the busy-but-stuck brakes fold the most per reply. Ends with three lines: the ratio at 100k
+ * where the busy-but-stuck brakes fold the most per reply. Every rule of 0.4 is on: the extension sits on
+ * pi's real event bus, where another workflow listens on `workflow:mutex:v1` (so each continuation's
+ * probe reaches a listener) and a background job runs 6 turns in every 40 (the loop must not push while
+ * it runs). Ends with three lines: the ratio at 100k
  * (extension turn_end / pi getBranch), the growth 1k → 100k, and the ratio of the wide session.
  *
  * First, the question detector (`askedQuestion()`, SPEC §4.8) on a 10 KB and a 1 MB reply of several
@@ -22,7 +25,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { SessionManager } from "@earendil-works/pi-coding-agent";
+import { createEventBus, SessionManager } from "@earendil-works/pi-coding-agent";
+import type { EventBusController } from "@earendil-works/pi-coding-agent";
 import type { TurnEndEvent } from "@earendil-works/pi-coding-agent";
 import type { AssistantMessage, ToolCall, ToolResultMessage, Usage } from "@earendil-works/pi-ai";
 import todoLoop from "../src/index.ts";
@@ -41,6 +45,8 @@ import type {
 } from "../src/core/pi-shapes.ts";
 import { nudgeText } from "../src/core/text.ts";
 import { askedQuestion } from "../src/core/question.ts";
+import { MUTEX_CHANNEL } from "../src/core/workflow.ts";
+import { WORK_CHANNEL } from "../src/work/todo-loop-work.ts";
 
 const SIZES = [1_000, 10_000, 100_000];
 /** The size of the session whose work turns call many tools at once. */
@@ -354,7 +360,12 @@ interface Loaded {
   context: ContextHandler;
 }
 
-function loadExtension(): Loaded {
+/**
+ * Loads the extension on `bus`, pi's real event bus, so the 0.4 rules that listen there are on: the
+ * work tracker hears every work source's channel, and every automatic continuation first probes
+ * `workflow:mutex:v1`.
+ */
+function loadExtension(bus: EventBusController): Loaded {
   let turnEnd: TurnEndHandler | undefined;
   let context: ContextHandler | undefined;
   function on(event: "turn_end", handler: TurnEndHandler): void;
@@ -372,6 +383,7 @@ function loadExtension(): Loaded {
   const commands: CommandOptionsLike[] = [];
   const pi: PiLike = {
     on,
+    events: bus,
     registerTool: (tool) => void tools.push(tool),
     registerCommand: (_name, options) => void commands.push(options),
     getActiveTools: () => ["read", "bash", "edit", "write", "todo", "todo_loop_block"],
@@ -432,6 +444,8 @@ interface Row {
   retained: number;
   continued: number;
   turns: number;
+  /** Turns that ended while a background job was in flight. */
+  workTurns: number;
   notices: number;
 }
 
@@ -442,16 +456,35 @@ interface SizeBench {
   finish(): Row;
 }
 
+/** Background work: a job starts every WORK_EVERY_TURNS turns and ends WORK_TURNS turns later. */
+const WORK_EVERY_TURNS = 40;
+const WORK_TURNS = 6;
+
+/**
+ * A fresh bus on which another workflow (a goal extension) holds a session of its own: every probe the
+ * loop sends reaches a real listener, which leaves it free because the session is not the one it holds.
+ */
+function busWithOtherWorkflow(): EventBusController {
+  const bus = createEventBus();
+  const held = {};
+  bus.on(MUTEX_CHANNEL, (probe) => {
+    if (typeof probe === "object" && probe !== null && Reflect.get(probe, "session") === held) Reflect.set(probe, "busy", true);
+  });
+  return bus;
+}
+
 /** Builds a session of `size` entries, loads a fresh extension on it and runs its first and warm-up turns. */
 async function prepare(size: number, cwd: string, warmup: number, wide = false): Promise<SizeBench> {
   const agent = buildSession(size, 0x5eed + size, wide);
   const session = agent.session;
   const notices: Notices = { count: 0 };
   const ctx = contextFor(session, cwd, notices);
-  let extension: Loaded | undefined = loadExtension();
+  const bus = busWithOtherWorkflow();
+  let extension: Loaded | undefined = loadExtension(bus);
   let turnIndex = 0;
   let continued = 0;
   let turns = 0;
+  let workTurns = 0;
   let afterMarker = false;
   let afterStop = false;
 
@@ -461,6 +494,11 @@ async function prepare(size: number, cwd: string, warmup: number, wide = false):
       agent.human();
       turnIndex = 0;
     }
+    // Background work the agent started, announced on the bus as another extension would.
+    const phase = turns % WORK_EVERY_TURNS;
+    if (phase === 0) bus.emit(WORK_CHANNEL, { v: 1, id: `job-${turns}`, phase: "start", label: "bench job" });
+    else if (phase === WORK_TURNS) bus.emit(WORK_CHANNEL, { v: 1, id: `job-${turns - WORK_TURNS}`, phase: "end" });
+    if (phase < WORK_TURNS) workTurns += 1;
     const { event, settle } = agent.turn(turnIndex++);
     const started = performance.now();
     const result = await extension.turnEnd(event, ctx);
@@ -468,6 +506,7 @@ async function prepare(size: number, cwd: string, warmup: number, wide = false):
     afterMarker = result?.continue === true;
     afterStop = settle && !afterMarker;
     if (afterMarker) continued += 1;
+    if (afterMarker && phase < WORK_TURNS) throw new Error("the loop pushed an agent whose background work was in flight");
     turns += 1;
     commit(session, result);
     return elapsed * 1000;
@@ -477,7 +516,7 @@ async function prepare(size: number, cwd: string, warmup: number, wide = false):
   const first = agent.turn(turnIndex++).event;
   const colds: number[] = [];
   for (let index = 0; index < COLD_READS; index++) {
-    const fresh = loadExtension();
+    const fresh = loadExtension(busWithOtherWorkflow());
     const started = performance.now();
     await fresh.turnEnd(first, ctx);
     colds.push((performance.now() - started) * 1000);
@@ -533,6 +572,7 @@ async function prepare(size: number, cwd: string, warmup: number, wide = false):
       // What the extension keeps alive: heap with it, minus heap once it is released.
       const withExtension = heapAfterGc();
       extension = undefined;
+      bus.clear();
       const without = heapAfterGc();
       return {
         size,
@@ -548,6 +588,7 @@ async function prepare(size: number, cwd: string, warmup: number, wide = false):
         retained: withExtension - without,
         continued,
         turns,
+        workTurns,
         notices: notices.count,
       };
     },
@@ -699,7 +740,9 @@ async function main(): Promise<void> {
   }
   console.log("");
   for (const row of rows) {
-    console.log(`${row.size.toLocaleString("en-US")}${row.wide ? " wide" : ""}: ${row.turns} turn_end calls, ${row.continued} continuations asked, ${row.notices} notifications`);
+    console.log(
+      `${row.size.toLocaleString("en-US")}${row.wide ? " wide" : ""}: ${row.turns} turn_end calls (${row.workTurns} with background work in flight), ${row.continued} continuations asked, ${row.notices} notifications`,
+    );
   }
   console.log(`ext cold = the first turn_end of a fresh process on that session (one full branch read; median of ${COLD_READS}); ext heap = heap retained by the extension's state`);
   const narrow = rows.filter((row) => !row.wide);
