@@ -46,9 +46,7 @@ type LimitKey = keyof Limits;
 type FlagKey = "stopOnQuestion" | "transcript";
 const LIMIT_KEYS: readonly LimitKey[] = ["maxRounds", "maxTokens", "maxCost", "maxMinutes", "maxIdleReplies", "maxStuckReplies", "maxRepeats"];
 const FLAG_KEYS: readonly FlagKey[] = ["stopOnQuestion", "transcript"];
-type ReachKey = "notify" | "notifyCommand" | "exitCode";
-const REACH_KEYS: readonly ReachKey[] = ["notify", "notifyCommand", "exitCode"];
-const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, ...REACH_KEYS, "earlierTasks", "verify", "maxLimitWaitMinutes", "children", "checkInMinutes"];
+const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, "notify", "notifyCommand", "exitCode", "earlierTasks", "verify", "maxLimitWaitMinutes", "children", "checkInMinutes"];
 /** Keys whose value may be a fraction; the others are whole counts, rounded down. */
 const FRACTIONAL: ReadonlySet<LimitKey> = new Set(["maxCost", "maxMinutes"]);
 
@@ -91,10 +89,6 @@ function parseFlag(key: FlagKey, value: unknown, problems: string[]): boolean {
   return fallback;
 }
 
-function isReachKey(key: string): key is ReachKey {
-  return (REACH_KEYS as readonly string[]).includes(key);
-}
-
 /**
  * A program named by a relative path (`./notify.sh`, `bin/notify`): it would run from whatever project pi
  * was started in (SPEC §8, 0.4). An absolute path, `~/…` and a bare name looked up on PATH are fine.
@@ -106,52 +100,37 @@ export function relativeProgram(program: string): boolean {
 /** The longest `notifyCommand` taken: a program and its arguments, not a script. */
 const MAX_COMMAND_WORDS = 64;
 
-/** `notify`, `notifyCommand`, `exitCode` (SPEC §7.1, §8): a bad value falls back to the default, with a problem. */
-function parseReachKey(
-  config: { notify: NotifySetting; notifyCommand: readonly string[] | null; exitCode: number | null },
-  key: ReachKey,
-  value: unknown,
-  problems: string[],
-): void {
-  switch (key) {
-    case "notify":
-      if (typeof value === "string" && (NOTIFY_SETTINGS as readonly string[]).includes(value)) config.notify = value as NotifySetting;
-      else problems.push(`notify must be "needs-you", "all" or "off" (got ${describe(value)}); using "needs-you"`);
-      return;
-    case "notifyCommand": {
-      if (value === null) {
-        config.notifyCommand = null;
-        return;
-      }
-      const words = Array.isArray(value) ? (value as readonly unknown[]) : undefined;
-      const fine = words !== undefined && words.length > 0 && words.length <= MAX_COMMAND_WORDS &&
-        words.every((word) => typeof word === "string" && word !== "" && !word.includes("\0"));
-      const program = fine ? String(words[0]) : "";
-      if (fine && relativeProgram(program)) {
-        problems.push(`notifyCommand's program ${JSON.stringify(program.slice(0, 60))} is a relative path, which would resolve against the project directory a repository controls; write an absolute path, ~/…, or a bare name on PATH; no command is run`);
-        config.notifyCommand = null;
-      } else if (fine) config.notifyCommand = words as readonly string[];
-      else {
-        const hint = typeof value === "string" ? `, not one string: write ["program", "argument", …]` : "";
-        problems.push(`notifyCommand must be a list of non-empty strings, the program first (got ${describe(value)})${hint}; no command is run`);
-        config.notifyCommand = null;
-      }
-      return;
-    }
-    case "exitCode":
-      if (value === null || (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 125)) config.exitCode = value;
-      else {
-        problems.push(`exitCode must be a whole number from 1 to 125 or null (got ${describe(value)}); the exit status is left to pi`);
-        config.exitCode = null;
-      }
-      return;
-    default:
-      assertNever(key);
-  }
+/** `notify` (SPEC §7.1, §8): a bad value falls back to the default, with a problem. */
+function parseNotify(value: unknown, problems: string[]): NotifySetting {
+  if (typeof value === "string" && (NOTIFY_SETTINGS as readonly string[]).includes(value)) return value as NotifySetting;
+  problems.push(`notify must be "needs-you", "all" or "off" (got ${describe(value)}); using "needs-you"`);
+  return DEFAULT_CONFIG.notify;
 }
 
-function assertNever(value: never): never {
-  throw new Error(`unexpected key ${String(value)}`);
+/** `notifyCommand` (SPEC §7.1, §8): a bad value runs no command, with a problem. */
+function parseNotifyCommand(value: unknown, problems: string[]): readonly string[] | null {
+  if (value === null) return null;
+  const words = Array.isArray(value) ? (value as readonly unknown[]) : undefined;
+  const fine = words !== undefined && words.length > 0 && words.length <= MAX_COMMAND_WORDS &&
+    words.every((word) => typeof word === "string" && word !== "" && !word.includes("\0"));
+  if (!fine) {
+    const hint = typeof value === "string" ? `, not one string: write ["program", "argument", …]` : "";
+    problems.push(`notifyCommand must be a list of non-empty strings, the program first (got ${describe(value)})${hint}; no command is run`);
+    return null;
+  }
+  const program = String(words[0]);
+  if (relativeProgram(program)) {
+    problems.push(`notifyCommand's program ${JSON.stringify(program.slice(0, 60))} is a relative path, which would resolve against the project directory a repository controls; write an absolute path, ~/…, or a bare name on PATH; no command is run`);
+    return null;
+  }
+  return words as readonly string[];
+}
+
+/** `exitCode` (SPEC §7.1, §8): a bad value leaves the exit status to pi, with a problem. */
+function parseExitCode(value: unknown, problems: string[]): number | null {
+  if (value === null || (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 125)) return value;
+  problems.push(`exitCode must be a whole number from 1 to 125 or null (got ${describe(value)}); the exit status is left to pi`);
+  return null;
 }
 
 function parseEarlierTasks(value: unknown, problems: string[]): EarlierTasks {
@@ -216,7 +195,9 @@ export function parseConfig(raw: unknown): ConfigResult {
   for (const key of Object.keys(record)) {
     if (isLimitKey(key)) config[key] = parseLimit(key, record[key], problems);
     else if (isFlagKey(key)) config[key] = parseFlag(key, record[key], problems);
-    else if (isReachKey(key)) parseReachKey(config, key, record[key], problems);
+    else if (key === "notify") config.notify = parseNotify(record[key], problems);
+    else if (key === "notifyCommand") config.notifyCommand = parseNotifyCommand(record[key], problems);
+    else if (key === "exitCode") config.exitCode = parseExitCode(record[key], problems);
     else if (key === "earlierTasks") config.earlierTasks = parseEarlierTasks(record[key], problems);
     else if (key === "verify") config.verify = parseVerify(record[key], problems, true);
     else if (key === "maxLimitWaitMinutes") config.maxLimitWaitMinutes = parseLimitWait(record[key], problems);

@@ -505,3 +505,33 @@ test("parseConfig: a limit that is a string or not finite falls back to its defa
   assert.deepEqual(parseConfig({ maxMinutes: Number.POSITIVE_INFINITY }), { config: DEFAULT_CONFIG, problems: ["maxMinutes must be a positive number or null (got Infinity); using no limit"] });
   assert.deepEqual(parseConfig({ maxStuckReplies: Number.NaN }).config.maxStuckReplies, 5);
 });
+
+test("parseConfig: a relative notifyCommand program is quoted in the problem by its first 60 characters", () => {
+  const program = `./${"n".repeat(58)}${"x".repeat(20)}.sh`;
+  assert.deepEqual(parseConfig({ notifyCommand: [program] }), {
+    config: DEFAULT_CONFIG,
+    problems: [
+      `notifyCommand's program "./${"n".repeat(58)}" is a relative path, which would resolve against the project directory a repository controls; write an absolute path, ~/…, or a bare name on PATH; no command is run`,
+    ],
+  });
+});
+
+test("parseConfig: checkInMinutes of exactly the ceiling, 1440, is taken with no problem", () => {
+  assert.deepEqual(parseConfig({ checkInMinutes: 1440 }), { config: { ...DEFAULT_CONFIG, checkInMinutes: 1440 }, problems: [] });
+});
+
+test("parseConfig: an infinite verify timeout or run count is a wrong value that falls back to the default, not one clamped to the ceiling", () => {
+  assert.deepEqual(parseConfig({ verify: { command: "x", timeoutMinutes: Number.POSITIVE_INFINITY, maxRuns: Number.POSITIVE_INFINITY } }), {
+    config: { ...DEFAULT_CONFIG, verify: [{ dir: "*", command: "x", timeoutMinutes: 10, maxRuns: 3 }] },
+    problems: [
+      "verify.timeoutMinutes must be a positive number (got Infinity); using 10",
+      "verify.maxRuns must be a positive number (got Infinity); using 3",
+    ],
+  });
+});
+
+test("parseVerify: a project file without a verify key proposes no command and names no problem", () => {
+  const problems: string[] = [];
+  assert.deepEqual(parseVerify(undefined, problems, false), []);
+  assert.deepEqual(problems, []);
+});
