@@ -110,7 +110,7 @@ const TARGETS: readonly Target[] = [
   { file: "src/core/limit-wait.ts", tests: ["test/limit-wait.test.ts", "test/limit-stop.test.ts"], group: "core" },
   { file: "src/core/limit-stop.ts", tests: ["test/limit-stop.test.ts"], group: "core" },
   { file: "src/core/resume.ts", tests: ["test/resume.test.ts"], group: "core" },
-  { file: "src/core/reach-plan.ts", tests: ["test/reach.test.ts", "test/defects-reach.test.ts", "test/child.test.ts"], group: "core" },
+  { file: "src/core/reach-plan.ts", tests: ["test/reach.test.ts", "test/defects-reach.test.ts", "test/child.test.ts", "test/limit-stop.test.ts"], group: "core" },
   { file: "src/core/workflow.ts", tests: ["test/mutex.test.ts"], group: "core" },
   { file: "src/core/record.ts", tests: SOURCE_TESTS, group: "core" },
   { file: "src/core/tools.ts", tests: ["test/state/*.test.ts", "test/core/fingerprint.test.ts"], group: "core" },

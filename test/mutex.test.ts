@@ -51,6 +51,23 @@ test("answers: only a well-formed probe for a held session and the agent-workflo
   assert.equal(answers({ session: held, group: MUTEX_GROUP, busy: false }, () => { throw new Error("holds"); }), false);
 });
 
+test("answers: a probe must itself be well-formed — an array or a function carrying the fields, or a session that is no object, gets no answer even from a holder of every session", () => {
+  const asked: unknown[] = [];
+  const holdsAll = (session: object) => {
+    asked.push(session);
+    return true;
+  };
+  assert.equal(answers({ session: {}, group: MUTEX_GROUP, busy: false }, holdsAll), true, "the guard of this test: a well-formed probe is answered");
+  asked.length = 0;
+  const fields = { session: {}, group: MUTEX_GROUP, busy: false };
+  assert.equal(answers(Object.assign([], fields), holdsAll), false, "an array");
+  assert.equal(answers(Object.assign(() => undefined, fields), holdsAll), false, "a function");
+  for (const session of [null, undefined, "session-1", 7, true]) {
+    assert.equal(answers({ session, group: MUTEX_GROUP, busy: false }, holdsAll), false, `session ${String(session)}`);
+  }
+  assert.deepEqual(asked, [], "the holder is never asked about a malformed probe");
+});
+
 test("probeBusy: free only when busy is still exactly false; anything else, or a getter that throws, is another workflow", () => {
   assert.equal(probeBusy({ busy: false }), false);
   assert.equal(probeBusy({ busy: true }), true);

@@ -124,6 +124,30 @@ test("notification body: the fixed text comes first, then the reason, at most 12
   assert.ok(emoji.endsWith(`${family}…`), "never splitting an emoji sequence");
 });
 
+test("notification body: exactly 120 characters are kept whole; a cut that falls after a space leaves no space before the ellipsis", () => {
+  const full = `stopped: ${"x".repeat(BODY_CHARS - "stopped: ".length)}`;
+  assert.equal(notificationBody("stopped:", full), full);
+  const words = `stopped: ${"x".repeat(BODY_CHARS - 2 - "stopped: ".length)} ${"y".repeat(40)}`;
+  assert.equal(notificationBody("stopped:", words), `stopped: ${"x".repeat(BODY_CHARS - 2 - "stopped: ".length)}…`);
+});
+
+test("notification body: the lead is written once, with one space, whatever spacing the reason brings; a reason with nothing after its lead is the lead alone", () => {
+  assert.equal(notificationBody("stopped:", "stopped:list is clear"), "stopped: list is clear");
+  assert.equal(notificationBody("stopped:", "stopped:   list is clear   "), "stopped: list is clear");
+  assert.equal(notificationBody("waiting for you:", "  the agent asked a question  "), "waiting for you: the agent asked a question");
+  assert.equal(notificationBody("stopped:", "stopped:"), "stopped:");
+  assert.equal(notificationBody("stopped:", "   "), "stopped:");
+  assert.equal(notificationBody("stopped:", "the tool said stopped: early"), "stopped: the tool said stopped: early", "only a leading lead is dropped");
+});
+
+test("notification body: controls are removed, not replaced", () => {
+  assert.equal(notificationBody("stopped:", "stopped: a\x07b\x1bc\u009bd"), "stopped: abcd");
+});
+
+test("terminal bytes: controls in a body that did not come from notificationBody are removed too", () => {
+  assert.equal(terminalSequence("stopped: a\x07b\x1b\\c", {}), "\x1b]777;notify;pi: todo loop;stopped: ab\\c\x07");
+});
+
 test("notification body: a hostile reason holding BEL, ESC \\, ST and C1 bytes cannot end or open a sequence", () => {
   const hostile = `stopped: a\x07b\x1b\\c\x9cd\x9be\x90f\x1b]777;notify;x;y\x07g\u0085h`;
   const body = notificationBody("stopped:", hostile);

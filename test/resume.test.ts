@@ -14,6 +14,7 @@ import {
   startMayAsk,
   startMayRearm,
 } from "../src/core/resume.ts";
+import { MAX_LIMIT_WAIT_CEILING_MINUTES } from "../src/core/limit-wait.ts";
 import { resumeNotice, resumeQuestion } from "../src/core/text.ts";
 import type { ResumeDecision, ResumeFacts, TailSummary } from "../src/core/resume.ts";
 import type { ModeLike } from "../src/core/pi-shapes.ts";
@@ -79,8 +80,13 @@ test("what a finished run leaves is read as such", () => {
 });
 
 test("a session with no human message reads as empty", () => {
-  assert.equal(tail().end, "empty");
-  assert.equal(tail(MODEL, THINKING).end, "empty");
+  assert.deepEqual(tail(), { end: "empty", outcomeRecorded: false });
+  assert.deepEqual(tail(MODEL, THINKING), { end: "empty", outcomeRecorded: false });
+});
+
+test("a fresh startup asks nothing; resuming a session with no human message finds no run to pick up", () => {
+  assert.deepEqual(decideResume(facts(tail(MODEL), { reason: "startup" })), { kind: "none", why: "start" });
+  assert.deepEqual(decideResume(facts(tail(MODEL), { reason: "resume" })), { kind: "none", why: "ended" });
 });
 
 test("entries that say nothing of the run are skipped", () => {
@@ -114,6 +120,8 @@ test("a malformed last entry (a line cut short when pi was killed) is skipped", 
     { type: "message", message: { role: 5 } },
     { type: "custom" },
     { type: "custom_message", customType: 1 },
+    { customType: "todo-loop:stop", data: { kind: "idle" } },
+    { type: "session_info", customType: "todo-loop:control" },
   ];
   for (const bad of malformed) {
     assert.equal(tail(...chain(HUMAN, callResult("c1", "bash")), bad).end, "tool-result", JSON.stringify(bad) ?? String(bad));
@@ -140,6 +148,25 @@ test("an abort after an abort already recorded in the same run is not a death", 
   // Another kind of stop earlier in the run does not count.
   const kinds = tail(...chain(HUMAN, assistant(), stopRecord({ reason: "x", anchor: "u1", kind: "idle" }), other, ended("error", "boom")));
   assert.deepEqual(kinds, { end: "errored", outcomeRecorded: false });
+});
+
+test("an error after an error already recorded in the same run is not a death", () => {
+  const errorRecord = stopRecord({ reason: "stopped: turn outcome was error", anchor: "u1", kind: "outcome" });
+  const summary = tail(...chain(HUMAN, ended("error", "boom"), errorRecord, customMessage("subagent-notify"), ended("error", "boom")));
+  assert.deepEqual(summary, { end: "errored", outcomeRecorded: true });
+  assert.deepEqual(decideResume(facts(summary)), { kind: "none", why: "ended" });
+});
+
+test("a new human message starts a new run: an abort recorded before it does not cover the abort after it", () => {
+  const summary = tail(...chain(HUMAN, ended("aborted"), abortRecord(), user("Go on", { id: "u2" }), ended("aborted")));
+  assert.deepEqual(summary, { end: "aborted", outcomeRecorded: false });
+  assert.deepEqual(decideResume(facts(summary)), { kind: "ask", cause: "died", open: 2, total: 5 });
+});
+
+test("only an aborted or errored end looks back for a recorded stop", () => {
+  const before = [HUMAN, ended("aborted"), abortRecord()];
+  assert.deepEqual(tail(...chain(...before, assistantCalls([{ id: "c1", name: "bash" }]))), { end: "tool-call", outcomeRecorded: false });
+  assert.deepEqual(tail(...chain(...before, assistant())), { end: "reply", outcomeRecorded: false });
 });
 
 test("a very long branch is read from its end", () => {
@@ -195,7 +222,18 @@ test("a run the loop saw end is not asked about", () => {
     chain(HUMAN, ended("aborted"), control("reset")),
     chain(HUMAN, ended("aborted"), abortRecord(), customMessage(), ended("aborted")),
   ];
-  for (const branch of finished) assert.equal(decideResume(facts(readTail(branch))).kind, "none");
+  for (const branch of finished) assert.deepEqual(decideResume(facts(readTail(branch))), { kind: "none", why: "ended" });
+});
+
+test("a stop summary without its record ends the run", () => {
+  assert.deepEqual(decideResume(facts({ end: "stopped", outcomeRecorded: false })), { kind: "none", why: "ended" });
+});
+
+test("a mark that belongs to another kind of stop is not read: shutdown only on an abort record, resumeAt only on a limit wait", () => {
+  const idleAtShutdown = tail(...chain(HUMAN, assistant(), customEntry("todo-loop:stop", { v: 1, kind: "idle", reason: "x", round: 1, open: 2, anchor: "u1", shutdown: true })));
+  assert.deepEqual(decideResume(facts(idleAtShutdown)), { kind: "none", why: "ended" });
+  const idleWithTime = tail(...chain(HUMAN, assistant(), customEntry("todo-loop:stop", { v: 1, kind: "idle", reason: "x", round: 1, open: 2, anchor: "u1", resumeAt: "2026-01-05T14:30:00.000Z" })));
+  assert.deepEqual(decideResume(facts(idleWithTime)), { kind: "none", why: "ended" });
 });
 
 test("an abort recorded while pi was shutting down counts as a death", () => {
@@ -210,18 +248,24 @@ test("paused, the kill switch and no open task ask nothing", () => {
   assert.deepEqual(decideResume(facts(died, { paused: true })), { kind: "none", why: "paused" });
   assert.deepEqual(decideResume(facts(died, { killSwitch: true })), { kind: "none", why: "kill-switch" });
   assert.deepEqual(decideResume(facts(died, { killSwitch: true, paused: true })), { kind: "none", why: "kill-switch" });
-  for (const open of [0, -1, Number.NaN, 0.5]) assert.deepEqual(decideResume(facts(died, { open })), { kind: "none", why: "nothing-open" }, String(open));
+  for (const open of [0, -1, Number.NaN, 0.5, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) assert.deepEqual(decideResume(facts(died, { open })), { kind: "none", why: "nothing-open" }, String(open));
 });
 
 test("strange counts are made whole, and the total is never below the open count", () => {
   const died = tail(...chain(HUMAN));
   assert.deepEqual(decideResume(facts(died, { open: 2.7, total: Number.NaN })), { kind: "ask", cause: "died", open: 2, total: 2 });
   assert.deepEqual(decideResume(facts(died, { open: 3, total: 1 })), { kind: "ask", cause: "died", open: 3, total: 3 });
+  assert.deepEqual(decideResume(facts(died, { open: 2, total: Number.POSITIVE_INFINITY })), { kind: "ask", cause: "died", open: 2, total: 2 });
 });
 
 test("new, fork and reload never ask, even about a death", () => {
   const died = tail(...chain(HUMAN));
   for (const reason of ["new", "fork", "reload"]) assert.equal(decideResume(facts(died, { reason })).kind, "none", reason);
+  for (const reason of ["new", "fork"]) {
+    for (const overrides of [{}, { paused: true }, { killSwitch: true }, { open: 0 }]) {
+      assert.deepEqual(decideResume(facts(died, { reason, ...overrides })), { kind: "none", why: "start" }, `${reason} ${JSON.stringify(overrides)}`);
+    }
+  }
 });
 
 test("a limit wait still to come is armed again, one whose time passed is asked about", () => {
@@ -231,6 +275,14 @@ test("a limit wait still to come is armed again, one whose time passed is asked 
   assert.deepEqual(decideResume(facts(passed)), { kind: "ask", cause: "limit-passed", open: 2, total: 5 });
   const exactlyNow = tail(...chain(HUMAN, ended("error", "429"), limitWait(new Date(NOW).toISOString())));
   assert.equal(decideResume(facts(exactlyNow)).kind, "ask");
+});
+
+test("a limit wait as far ahead as the longest wait allowed is armed again; a millisecond further is asked about", () => {
+  const longest = NOW + MAX_LIMIT_WAIT_CEILING_MINUTES * MIN;
+  const atCeiling = tail(...chain(HUMAN, ended("error", "429"), limitWait(new Date(longest).toISOString())));
+  assert.deepEqual(decideResume(facts(atCeiling)), { kind: "rearm", resumeAtMs: longest });
+  const beyond = tail(...chain(HUMAN, ended("error", "429"), limitWait(new Date(longest + 1).toISOString())));
+  assert.deepEqual(decideResume(facts(beyond)), { kind: "ask", cause: "limit-passed", open: 2, total: 5 });
 });
 
 test("a limit wait's resumeAt that cannot be read, or lies further than any wait, is asked about", () => {

@@ -35,13 +35,11 @@ export type EnvLike = { readonly [name: string]: string | undefined };
  */
 export function childRule(env: EnvLike, secondInProcess: boolean): ChildRule {
   for (const name of CHILD_MARKERS) {
-    let value: unknown;
     try {
-      value = env[name];
+      if (env[name] === "1") return { child: true, why: name };
     } catch {
-      value = undefined;
+      // A variable whose read throws marks nothing.
     }
-    if (value === "1") return { child: true, why: name };
   }
   return secondInProcess ? { child: true, why: SECOND_SESSION } : NOT_A_CHILD;
 }

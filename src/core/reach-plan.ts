@@ -49,12 +49,13 @@ export function headless(mode: ModeLike | undefined): boolean {
 
 /**
  * Whether a stop needs the person: every kind except a clear list (a verified one included: an
- * unverifiable clear is a `verify-error` stop, never a `clear`) and `earlier` (the person is there);
+ * unverifiable clear is a `verify-error` stop, never a `clear`), an emptied list whose verification
+ * passed (only a `clear` or `no-list` stop is ever `verified`) and `earlier` (the person is there);
  * an abort only where a person can press Escape (TUI, RPC), never in print or JSON mode.
  */
 export function needsPerson(stop: StopFacts, mode: ModeLike | undefined): boolean {
   if (stop.kind === "clear" || stop.kind === "earlier") return false;
-  if (stop.kind === "no-list" && stop.verified === true) return false;
+  if (stop.verified === true) return false;
   if (stop.aborted && !headless(mode)) return false;
   if (stop.laterWait === true) return false;
   return true;
@@ -63,13 +64,12 @@ export function needsPerson(stop: StopFacts, mode: ModeLike | undefined): boolea
 /** Whether `notify` lets a stop out to the terminal and the command hook. `earlier` never notifies. */
 export function notifies(stop: StopFacts, setting: NotifySetting, mode: ModeLike | undefined): boolean {
   switch (setting) {
-    case "off":
-      return false;
     case "all":
       return stop.kind !== "earlier" && stop.laterWait !== true;
     case "needs-you":
       return needsPerson(stop, mode);
     default:
+      // "off".
       return false;
   }
 }
@@ -117,7 +117,8 @@ export function notificationBody(lead: "waiting for you:" | "stopped:", text: st
   return whole.length > BODY_CHARS ? `${whole.slice(0, BODY_CHARS - 1).join("").trimEnd()}…` : whole.join("");
 }
 
-const SEGMENTER = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+/** Grapheme clusters are a segmenter's default granularity. */
+const SEGMENTER = new Intl.Segmenter();
 
 /** The characters a person sees (grapheme clusters): a cap never splits an emoji sequence or a letter and its marks. */
 export function graphemes(text: string): string[] {

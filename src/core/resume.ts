@@ -82,10 +82,9 @@ function stepOf(entry: unknown): Step | undefined {
         if (message.stopReason === "error") return { end: "errored" };
         if (message.stopReason === "toolUse") return { end: "tool-call" };
         return { end: "reply" };
-      default:
-        // A shell command the person ran (`bashExecution`) and roles this reader does not know.
-        return undefined;
     }
+    // A shell command the person ran (`bashExecution`) and roles this reader does not know.
+    return undefined;
   }
   if (entry.type === "custom_message") return entry.customType === MARKER_TYPE ? { end: "marker" } : undefined;
   if (entry.type === "custom") {
@@ -205,14 +204,14 @@ export function decideResume(facts: ResumeFacts): ResumeDecision {
   const asked = (cause: ResumeCause): ResumeDecision => (ask ? { kind: "ask", cause, open, total } : none("start"));
   const tail = facts.tail;
   switch (tail.end) {
+    case "aborted":
+    case "errored":
+      return tail.outcomeRecorded ? none("ended") : asked("died");
     case "human":
     case "marker":
     case "tool-call":
     case "tool-result":
       return asked("died");
-    case "aborted":
-    case "errored":
-      return tail.outcomeRecorded ? none("ended") : asked("died");
     case "stopped": {
       const stop = tail.stop;
       if (stop === undefined) return none("ended");
@@ -223,14 +222,13 @@ export function decideResume(facts: ResumeFacts): ResumeDecision {
       if (resumeAt === undefined || !Number.isFinite(now) || resumeAt <= now || resumeAt - now > MAX_PENDING_MS) {
         return asked("limit-passed");
       }
-      return rearm ? { kind: "rearm", resumeAtMs: resumeAt } : none("start");
+      // Every start that may ask may also rearm.
+      return { kind: "rearm", resumeAtMs: resumeAt };
     }
     case "empty":
     case "reply":
     case "control":
       return none("ended");
-    default:
-      return assertNever(tail.end);
   }
 }
 
@@ -239,11 +237,7 @@ function none(why: ResumeSkip): ResumeDecision {
 }
 
 function wholeCount(value: number): number {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unexpected tail ${String(value)}`);
+  return Number.isFinite(value) ? Math.max(0, Math.floor(value)) : 0;
 }
 
 /**
