@@ -588,3 +588,64 @@ test("property: a request to act that asks for something back or that the next s
     ({ reply }) => assert.notEqual(askedQuestion(reply), undefined, reply),
   );
 });
+
+test("headings: a label indented, after a list bullet, with its colon after the emphasis or two spaces after it, heads its line", () => {
+  const step = "open the settings page.";
+  for (const label of ["  **Your turn:**", "- **Your turn:**", "-  **Your turn:**", "**Your turn**:", "**Your turn:** "]) {
+    assert.equal(askedQuestion(`${DONE}\n\n${label} ${step}`), step, label);
+  }
+  assert.equal(askedQuestion(`${DONE}\n\n**Important:** Paste the full log here.`), "Paste the full log here.", "a label that hands nothing over heads its line too");
+  assert.equal(askedQuestion(`${DONE}\n\n== Ready to test==\nOpen the settings page.`), "Open the settings page.");
+  assert.equal(askedQuestion(`${DONE}\n\n## Ready to test 🧪\n\n- Open the admin page`), "Open the admin page", "emoji after the heading");
+  assert.equal(askedQuestion(`${DONE}\n\n## Your turn...\n\n- Open the admin page`), "Open the admin page", "an ellipsis after the heading");
+});
+
+test("headings: a # inside a line, a colon inside a word, or a bold question is no heading", () => {
+  asks([
+    [`${DONE}\n\n#42 is fixed. Please confirm it works.`, "Please confirm it works."],
+    [`${DONE}\n\nPlease confirm the fix for issue #42:`, "Please confirm the fix for issue #42:"],
+    ["Can you check the page?\n\nIt runs at localhost:3000", "Can you check the page?"],
+    ["**Ready to test?**\nThe build is on staging.", "Ready to test?"],
+    ["## Your turn\n- Open the admin page\n**Is the cache stale?**\nIt was built last week.", "Open the admin page"],
+  ]);
+});
+
+test("headings: a turn heading reaches over blank lines down to the closing paragraph, and never above itself", () => {
+  asks([["## Your turn\n\nOpen the admin page.\n\nThe build is on staging.", "Open the admin page."]]);
+  none([
+    "## Your turn\n\nThe admin page has a new button.",
+    "Run `npm start` to try it.\n**Your turn:**\nThe build is on staging.",
+    "Is the cache stale? Can you check it?\n\n## Your turn\n\nThe build is on staging.",
+    "## Your turn\n\n```sh\nnpm start\n```\n\nThe build is on staging.",
+  ]);
+});
+
+test("asks: what a sentence is answered by, and what it hangs on, is the sentence after it", () => {
+  asks([
+    ["Run the migration. Then I'll deploy it.\n\nIt takes about a minute.", "Run the migration."],
+    ["Done.\n\n- Shall I drop the old table? …", "Shall I drop the old table?"],
+    ["Docs: https://example.com/a. Can you open it? It has the steps.", "Can you open it?"],
+  ]);
+  none([
+    "Shall I merge the branch? Yes, I will.\n\nIt touches three modules.",
+    "Please share the log.\n\nNo need: I found the cause in the trace.",
+    "Shall I merge the branch?\n\n## Summary\nThe exporter is done.",
+  ]);
+});
+
+test("not a wait: a rhetorical question, a question word with only the agent in it, a mark inside a word, or a test someone else was asked to run", () => {
+  none([
+    "Who would have thought you could cache it? The page now loads in 40 ms.",
+    "How did we miss it? The cache key never changed.",
+    `${DONE}\n\nWe pass the page as ?page=2 now.`,
+    "修复完成。我已经请测试组检查过了。",
+    "修正しました。チームにテストしてくださいと依頼しました。",
+    "修正しました。チームにテストしてみてくださいと伝えました。",
+  ]);
+});
+
+test("bounded: a line ending in a colon leads into a list only, and only by its last character", () => {
+  const nine = Array.from({ length: 9 }, (_, i) => `Reason ${i} holds.`).join("\n");
+  const items = Array.from({ length: 9 }, (_, i) => `- job ${i}`).join("\n");
+  none([`Shall we merge it? Here is why:\n\n${nine}`, `Shall we merge it? It changes the 10:30 jobs\n\n${items}`]);
+});

@@ -389,3 +389,40 @@ test("request: an explicit request stays a request with an offer after it, in ev
   // The looser forms under the same offer: a sign-off.
   for (const reply of ["Run the tests and paste the output if you want.", "Close the app so I can deploy, if you like."]) assert.equal(askedQuestion(`Done.\n${reply}`), undefined, reply);
 });
+
+test("request: spaces doubled as people type them, words between the opener and the question word, and forms without a particle", () => {
+  const requests = [
+    "Please  confirm the table can go if you want.",
+    "Could you  share the screenshot if you have it.",
+    "I need you to  paste the error if you still see it.",
+    "Please  run `npm login` so I can continue, if you have npm access.",
+    "Please run `npm login` so I can  continue, if you have npm access.",
+    "使うデータベースをご指定ください、よろしければ。",
+    "Dime entonces cuál de las dos opciones prefieres si quieres.",
+    "Schick mir  bitte das Log, falls du möchtest.",
+    "Sag mir, welchen Weg du nimmst, falls du möchtest.",
+    "Pourriez-vous m'indiquer le nom de la table si vous voulez.",
+    "S'il vous plaît, envoyez le journal si vous voulez.",
+    "Dites-moi alors quelle option vous préférez si vous voulez.",
+  ];
+  // The offer after each leaves only the explicit request to find it.
+  for (const reply of requests) assert.equal(askedQuestion(`Done.\n${reply}`), reply, reply);
+});
+
+test("depends: under a question that names nobody, the line that depends on its answer makes it a wait, in English, German and French", () => {
+  const cases = [
+    ["Is the schema right?\nIf you agree, I'll generate the migrations.", "Is the schema right?"],
+    ["Is the schema right?\nIf thats fine, I'll generate the migrations.", "Is the schema right?"],
+    ["Ist das Schema richtig?\nWenn ja, erzeuge ich die Migrationen.", "Ist das Schema richtig?"],
+    ["Le schéma est-il correct ?\nSi c'est le cas, je génère les migrations.", "Le schéma est-il correct ?"],
+    ["Le schéma est-il correct ?\nSi vous êtes d'accord, je génère les migrations.", "Le schéma est-il correct ?"],
+    ["Le schéma est-il correct ?\nSi tu es d'accord, je génère les migrations.", "Le schéma est-il correct ?"],
+    ["Le schéma est-il correct ?\nSi oui, je génère les migrations.", "Le schéma est-il correct ?"],
+  ];
+  for (const [reply, question] of cases) assert.equal(askedQuestion(reply ?? ""), question, reply);
+});
+
+test("options: a pronoun inside the question above the list speaks to the person (Russian, German)", () => {
+  assert.equal(askedQuestion("Подходит ли вам один из вариантов?\n- первый\n- второй"), "Подходит ли вам один из вариантов?");
+  assert.equal(askedQuestion("Passt eine der Varianten für Sie?\n- die erste\n- die zweite"), "Passt eine der Varianten für Sie?");
+});

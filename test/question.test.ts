@@ -526,3 +526,52 @@ test("question (0.3): any number of consecutive code blocks after a question cou
 test("reply text: an undefined block is skipped like any other junk block", () => {
   assert.equal(replyText({ role: "assistant", content: [undefined, { type: "text", text: "Done." }] }), "Done.");
 });
+
+// A question that asks nobody (no you, I or we): only the last-line reading finds it, so these cases show
+// what that reading alone sets aside after it.
+const PLAIN = "Is the cache stale?";
+
+test("question: a line of nothing visible after the question is no line (no-break space, zero-width space, control or tag character)", () => {
+  for (const tail of ["\u00a0\n\u200b", "\u007f", "\u{E0001}"]) assert.equal(askedQuestion(`${PLAIN}\n\n${tail}`), PLAIN, JSON.stringify(tail));
+});
+
+test("question: tag lines, rules and emoji lines after the question are set aside, three of them at most", () => {
+  const tails = ["[2 files saved]", " [2 files saved] ", `[${"x".repeat(46)}]`, "- - -", "***", "___", "_ _ _"];
+  for (const tail of tails) assert.equal(askedQuestion(`${PLAIN}\n\n${tail}`), PLAIN, tail);
+  assert.equal(askedQuestion(`${PLAIN}\n\n_`), undefined, "one underscore is no rule");
+  assert.equal(askedQuestion(`${PLAIN}\n🚀\n🚀\n🚀\n🚀`), undefined, "four emoji lines are more than a sign-off");
+});
+
+test("question: any number of code blocks after the question are set aside", () => {
+  assert.equal(askedQuestion(`${PLAIN}\n\n${"```\nx\n```\n\n".repeat(400)}`), PLAIN);
+});
+
+test("question: a fence indented by up to three spaces opens a block on any line", () => {
+  assert.equal(askedQuestion(`Done.\n   \`\`\`\n${PLAIN}`), undefined);
+});
+
+test("question: a quotation that opens the line is the agent's own question; a closing quote alone opens none", () => {
+  assert.equal(askedQuestion(`"${PLAIN}"`), `"${PLAIN}`);
+  assert.equal(askedQuestion("Does it build?”"), "Does it build?");
+});
+
+test("question: a URL right before the mark asks with two words before it, however they are spaced; a URL alone asks nothing", () => {
+  for (const line of ["Deployed  to https://staging.example.com/?", "Deployed to  https://staging.example.com/?"]) assert.equal(askedQuestion(line), line);
+  assert.equal(askedQuestion("Done.\n\nhttps://example.com/status ?"), undefined);
+});
+
+test("question: the text before the closing prose, however long, leaves the answer as it is", () => {
+  const lead = Array.from({ length: 23 }, (_, i) => `Note ${i} on the change.`).join("\n");
+  const list = Array.from({ length: 24 }, (_, i) => `- module ${i}`).join("\n");
+  const tail = "```\nx\n```\n[a]\n```\nx\n```\n[b]\n```\nx\n```\n[c]\n```\nx\n```";
+  const reply = `Shall I merge the branch?\n${lead} It touches:\n\n${list}\n\n${tail}`;
+  for (let lines = 0; lines < 200; lines += 1) {
+    assert.equal(askedQuestion(`${"Filler line.\n".repeat(lines)}\n${reply}`), "Shall I merge the branch?", `${lines} lines before`);
+  }
+});
+
+test("question: a reply of a million characters in short lines is read in linear time", () => {
+  const started = performance.now();
+  assert.equal(askedQuestion(`${"a\n".repeat(500_000)}Shall I go on?`), "Shall I go on?");
+  assert.ok(performance.now() - started < 3000, "well under a second when linear");
+});

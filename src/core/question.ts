@@ -802,7 +802,7 @@ function turnOf(heading: string): number {
 function sentencesOf(line: string, index: number, turn: number): Sentence[] {
   const label = LABEL.exec(line);
   const labelTurn = label === null ? 0 : turnOf(bareHeading(label[1] ?? ""));
-  const body = label !== null && labelTurn > 0 ? (label[2] ?? "") : line;
+  const body = label === null ? line : (label[2] ?? "");
   const own = undecorated(body);
   const hidden = masked(own);
   const listed = LIST_ITEM.test(line);
