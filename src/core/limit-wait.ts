@@ -71,9 +71,9 @@ export function effectiveCap(capMinutes: number): number {
 
 /** The backoff step for the wait with this index under a message (0 = the first). */
 export function backoffMinutes(index: number): number {
-  const steps = LIMIT_BACKOFF_MINUTES;
-  const at = Number.isInteger(index) ? Math.min(Math.max(index, 0), steps.length - 1) : 0;
-  return steps[at] ?? 60;
+  const at = Number.isInteger(index) ? Math.max(index, 0) : 0;
+  // The steps up to this one, of which the last; past the end that is the last step.
+  return LIMIT_BACKOFF_MINUTES.slice(0, at + 1).at(-1) ?? 60;
 }
 
 /** A finite number (`Number.isFinite` refuses every other type). */
