@@ -439,3 +439,124 @@ test("hostile texts are read quickly", () => {
     assert.ok(performance.now() - started < 200, `${text.slice(0, 20)}… took too long`);
   }
 });
+
+// ---- each phrase and code on its own ----
+
+test("a limit's own words alone, without a status or a code, are a limit", () => {
+  const limits = [
+    "Resource exhausted. Please try again later.",
+    "Resource has been exhausted (e.g. check quota).",
+    "Resources have been exhausted",
+    "Try again in ~37 min.",
+    "Try again in ~ 5 min.",
+    "Server requested 1.25s retry delay",
+    "Error Code too_many_requests: slow down",
+    "Codex error: usage_limit_reached (plus plan)",
+  ];
+  for (const text of limits) assert.equal(classifyLimit(text, undefined).kind, "limit", text);
+  assert.equal(statedWaitMs("Server requested 1.25s retry delay"), 1250);
+});
+
+test("quota exceeded is quota with or without a separator, and so is exceeding your quota without current", () => {
+  for (const text of ["QuotaExceeded", "quota_exceeded", "quota-exceeded", "You exceeded your quota.", "You exceeded the quota for this project."]) {
+    assert.deepEqual(classifyLimit(`429 ${text}`, undefined), { kind: "quota" }, text);
+  }
+});
+
+test("a status is read after leading white space, and in a provider's prefix only at the head", () => {
+  assert.equal(classifyLimit("  429  ", undefined).kind, "limit");
+  assert.equal(classifyLimit(`Mistral API error (429): {"message":"Slow down"}`, undefined).kind, "limit");
+  assert.equal(classifyLimit(`Azure OpenAI API error (429): {"error":{"message":"Please slow down."}}`, undefined).kind, "limit");
+  assert.equal(classifyLimit("Error: tool call (429): failed", undefined).kind, "other");
+  assert.equal(classifyLimit(`Mistral API error (4290): {"message":"Slow down"}`, undefined).kind, "other");
+});
+
+// ---- the body's fields ----
+
+test("each of the body's type, code and status tells a limit on its own, at the error's level or the top", () => {
+  assert.equal(classifyLimit(`{"error":{"status":"RESOURCE_EXHAUSTED","message":"Please slow down."}}`, undefined).kind, "limit");
+  assert.equal(classifyLimit(`{"type":"rate_limited","message":"Please slow down."}`, undefined).kind, "limit");
+  assert.equal(classifyLimit(`{"error":{"type":"rate_limit_error","message":"Please slow down."}}`, undefined).kind, "limit");
+  assert.equal(classifyLimit(`{"code":"1308","message":"Please slow down."}`, undefined).kind, "limit");
+});
+
+test("a quota code wins over the other codes of the body", () => {
+  const text = `{"error":{"type":"invalid_request_error","code":"insufficient_quota","message":"Request refused."}}`;
+  assert.deepEqual(classifyLimit(text, undefined), { kind: "quota" });
+});
+
+test("a type or code longer than 200 characters is not read as a code", () => {
+  const body = (code: string) => JSON.stringify({ error: { type: code, message: "Request refused." } });
+  assert.deepEqual(classifyLimit(body(`${"x".repeat(193)}billing`), undefined), { kind: "quota" });
+  assert.deepEqual(classifyLimit(body(`${"x".repeat(194)}billing`), undefined), { kind: "other" });
+});
+
+test("a Codex-style body with the message as a plain string in error is read", () => {
+  assert.deepEqual(classifyLimit(`{"error":"You have hit your ChatGPT usage limit. Try again in ~5 min."}`, undefined), { kind: "limit", resumeInMs: 5 * MIN + ROUNDED_MINUTE_MARGIN_MS });
+});
+
+test("an error field that is null or a list is no holder of fields; the top level is read", () => {
+  assert.equal(classifyLimit(`{"error":null,"message":"Rate limit exceeded"}`, undefined).kind, "limit");
+  assert.equal(classifyLimit(`{"error":[{"message":"x"}],"type":"rate_limited"}`, undefined).kind, "limit");
+  assert.equal(classifyLimit(`{"error":{"message":"x"},"type":"rate_limited"}`, undefined).kind, "limit");
+});
+
+test("each message of the body is read as its own line", () => {
+  assert.deepEqual(classifyLimit(`{"error":{"message":"Rate limited"},"message":"Retry in 30s"}`, undefined), { kind: "limit", resumeInMs: 30_000 });
+});
+
+test("the words after a whole body are read, without what they quote", () => {
+  const hint = "\nYou've reached your ChatGPT workspace's usage limit. Ask your workspace admin to increase it.";
+  assert.deepEqual(classifyLimit(`OpenAI API error (403): {"error":{"message":"Usage limit exceeded.","code":"usage_limit_exceeded"}}${hint}`, undefined), { kind: "quota" });
+  assert.deepEqual(classifyLimit(`[{"error":{"code":400,"message":"Request refused."}}]${hint}`, undefined), { kind: "quota" });
+  assert.equal(classifyLimit(`{"message":"Request failed","code":"bad_request"} Rate limit reached for "gpt-4o"`, undefined).kind, "limit");
+  assert.equal(classifyLimit(`{"error":{"message":"Request failed","code":"bad_request"}} see "rate limit" in the docs`, undefined).kind, "other");
+});
+
+test("a body laid out over several lines is read like a compact one", () => {
+  const text = JSON.stringify({ error: { code: 400, message: "Resource has been exhausted (e.g. check quota).", status: "FAILED_PRECONDITION" } }, null, 2);
+  assert.equal(classifyLimit(text, undefined).kind, "limit");
+});
+
+test("a body cut short is read by its first type, code, status and message, with any spacing", () => {
+  const cut = (body: string) => classifyLimit(`${body}... [truncated 3000 chars]`, undefined);
+  assert.equal(cut(`{"error":{"code":"1308","message":"已达到 5 小时的使用上限。您的限额将在`).kind, "limit");
+  assert.equal(cut(`{"error":{"code":429,"message":"Please slow do`).kind, "limit");
+  assert.equal(cut(`{"error":{"type":"rate_limit_error","message":"Please slow do`).kind, "limit");
+  assert.equal(cut(`{"error":{"status":"RESOURCE_EXHAUSTED","message":"Please slow do`).kind, "limit");
+  assert.equal(cut(`{"error":{"code":"bad","message":"Please slow do`).kind, "other");
+  assert.deepEqual(cut(`{"error": {"code": "bad", "message" : "Rate limit reached for requests. Please try again in 20s. Use`), { kind: "limit", resumeInMs: 20_000 });
+});
+
+test("a cut body's message is unescaped before its quotes are removed: a quote never spans lines", () => {
+  assert.equal(classifyLimit(`{"error":{"message":"a \\"b\\nRate limit reached\\nc\\" d`, undefined).kind, "limit");
+  assert.equal(classifyLimit(`{"error":{"message":"tool \\"rate limit\\" failed`, undefined).kind, "other");
+});
+
+test("a field-like passage outside any body is not read as a field", () => {
+  assert.equal(classifyLimit(`tool said "code": "1308"`, undefined).kind, "other");
+  assert.equal(classifyLimit(`tool said "message": "rate limit" {"error":{"message":"bad`, undefined).kind, "other");
+});
+
+test("a quoted name followed by more words is removed too", () => {
+  assert.equal(classifyLimit("unknown tool 'rate_limit_error' in the request", undefined).kind, "other");
+  assert.equal(classifyLimit("unknown tool 'x' hit the rate limit", undefined).kind, "limit");
+});
+
+test("every spelling of a unit the wait phrase admits", () => {
+  const cases: readonly [string, number][] = [
+    ["try again in 20 milliseconds", 20],
+    ["try again in 1 millisecond", 1],
+    ["try again in 5 secs", 5000],
+    ["try again in 1 sec", 1000],
+    ["try again in 2 mins", 2 * MIN],
+    ["try again in 2M", 2 * MIN],
+    ["try again in 2 hrs", 2 * 60 * MIN],
+    ["try again in 1 hr", 60 * MIN],
+    ["try again in 1 hour", 60 * MIN],
+    ["try again in 1H", 60 * MIN],
+    ["try again in 0s", 0],
+    ["retry after 3 MS", 3],
+  ];
+  for (const [text, ms] of cases) assert.equal(statedWaitMs(text), ms, text);
+});

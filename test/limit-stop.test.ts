@@ -303,3 +303,45 @@ test("an abort pi made while shutting down on a signal reads as that, not as the
   assert.equal(needsPerson({ kind: "outcome", aborted: true }, "rpc"), false, "nobody to reach in a process that is ending");
   assert.equal(needsPerson({ kind: "outcome", aborted: true }, "print"), true);
 });
+
+// ---- reading the branch: what counts ----
+
+test("readLimitRun counts only limit-wait stop records that scheduled a wait, by resumeAt or by waitMinutes alone", () => {
+  const waits = (...entries: unknown[]) => readLimitRun([human(), errored(ANTHROPIC_429), ...entries]).prior;
+  assert.deepEqual(waits(waitRecord({ waitMinutes: 7 })), [7], "waitMinutes without resumeAt");
+  assert.deepEqual(waits(waitRecord({ resumeAt: stamp(12) })), [12], "resumeAt without waitMinutes");
+  assert.deepEqual(waits(waitRecord({ resumeAt: null, waitMinutes: null })), [], "both null: the loop gave up");
+  assert.deepEqual(waits(waitRecord({ resumeAt: undefined, waitMinutes: undefined })), [], "both absent");
+  assert.deepEqual(waits(waitRecord({ kind: "clear", waitMinutes: 7 })), [], "a stop of another kind");
+  assert.deepEqual(waits({ ...waitRecord({ waitMinutes: 7 }), customType: "todo-loop:control" }), [], "a control entry");
+  assert.deepEqual(waits({ ...waitRecord({ waitMinutes: 7 }), type: "custom_message" }), [], "a message entry of the same custom type");
+});
+
+test("readLimitRun reads the error from a branch without a human message, and skips entries that only look like messages", () => {
+  assert.deepEqual(readLimitRun([errored("429")]).error, { message: "429", atMs: NOW });
+  const fake = { type: "custom", message: { role: "user" } };
+  assert.deepEqual(readLimitRun([human(), errored("429"), fake]).error, { message: "429", atMs: NOW }, "a custom entry with a message field is no human message");
+  const other = { type: "message", message: { role: "toolResult", content: [] } };
+  assert.deepEqual(readLimitRun([human(), errored("429"), other]).error, { message: "429", atMs: NOW }, "a message of another role is no reply");
+});
+
+test("earlier waits recorded under the message count against the cap", () => {
+  assert.equal(waiting(decided(ANTHROPIC_429, { prior: [296] })).waitMinutes, 4);
+  assert.deepEqual(decided(ANTHROPIC_429, { prior: [300] }).reason, { kind: "limit-wait", state: "gave-up", why: "spent", capMinutes: 300, atMs: NOW });
+});
+
+test("wakeDue: a tool result after the record cancels the wait; malformed messages and a stop of another kind are never a due wait", () => {
+  const at = stamp(5);
+  const base = [human(), errored(ANTHROPIC_429), waitRecord({ resumeAt: at, waitMinutes: 5 })];
+  assert.equal(wakeDue([...base, { type: "message", message: { role: "toolResult", content: [] } }], at), false);
+  assert.equal(wakeDue([...base, { type: "message" }, { type: "message", message: null }, { type: "message", message: { role: 42 } }], at), true);
+  assert.equal(wakeDue([{ type: "custom_message", customType: "todo-loop:stop", data: { kind: "limit-wait", resumeAt: at } }, { type: "label", customType: "todo-loop:control" }], at), false, "entries of other types with the loop's custom types");
+  assert.equal(wakeDue([...base, { type: "label", customType: "todo-loop:control" }], at), true);
+  const clear = { type: "custom", customType: "todo-loop:stop", data: { v: 1, kind: "clear", reason: "stopped: list is clear" } };
+  assert.equal(wakeDue([human(), clear], undefined), false, "a stop of another kind carries no time to match");
+  assert.equal(wakeDue([human(), { type: "custom", customType: "todo-loop:stop", data: "broken" }], undefined), false);
+});
+
+test("the wake on a list out of date with nothing open does nothing", () => {
+  assert.deepEqual(limitWake(WAITING, wakeFacts({ list: { kind: "out-of-date", why: "codemode", open: 0, source: "rpiv-todo" } })), { kind: "none", why: "nothing-open" });
+});

@@ -239,3 +239,46 @@ test("a wait reads in minutes and hours, to the nearest minute", () => {
   assert.equal(waitText(65 * MIN + 1), "1 h 5 min");
   assert.equal(waitText(59 * MIN + 45_000), "1 h");
 });
+
+// ---- edges ----
+
+test("the backoff steps follow the wait's index: the second wait is 10 minutes, the fifth and later 60", () => {
+  assert.equal(backoffMinutes(0), 5);
+  assert.equal(backoffMinutes(1), 10);
+  assert.equal(backoffMinutes(4), 60);
+  assert.equal(backoffMinutes(5), 60);
+});
+
+test("an earlier wait of zero minutes counts as zero, not as a backoff step", () => {
+  assert.deepEqual(plan({}, [0]), { kind: "wait", resumeAtMs: NOW + 10 * MIN, waitMinutes: 10, totalMinutes: 10, stated: false });
+});
+
+test("a cap left of a hair counts as spent; a stated time a hair past the cap left is still waited", () => {
+  assert.deepEqual(plan({}, [], 1e-6), { kind: "exhausted", why: "spent", capMinutes: 1e-6, waitedMinutes: 0 });
+  assert.equal(waited(plan({ resumeInMs: 300 * MIN }, [], 300)), 300);
+  assert.equal(waited(plan({ resumeInMs: (300 + 1e-6) * MIN }, [], 300)), 300 + 1e-6);
+  assert.equal(plan({ resumeInMs: 301 * MIN }, [], 300).kind, "exhausted");
+});
+
+test("a record's wait may be zero or the whole ceiling, whether written as waitMinutes or derived from resumeAt", () => {
+  const stamp = "2026-01-05T15:05:00.000Z";
+  assert.equal(priorWaitMinutes({ waitMinutes: 0 }, stamp), 0);
+  assert.equal(priorWaitMinutes({ waitMinutes: MAX_LIMIT_WAIT_CEILING_MINUTES }, stamp), MAX_LIMIT_WAIT_CEILING_MINUTES);
+  assert.equal(priorWaitMinutes({ waitMinutes: MAX_LIMIT_WAIT_CEILING_MINUTES + 1, resumeAt: "2026-01-05T15:15:00.000Z" }, stamp), 10);
+  assert.equal(priorWaitMinutes({ resumeAt: stamp }, stamp), 0);
+  assert.equal(priorWaitMinutes({ resumeAt: "2026-01-06T15:05:00.000Z" }, stamp), MAX_LIMIT_WAIT_CEILING_MINUTES);
+  assert.equal(priorWaitMinutes({ resumeAt: "2026-01-06T15:05:00.001Z" }, stamp), undefined);
+  assert.equal(priorWaitMinutes({ resumeAt: "2026-01-05T15:15:00.000Z" }, undefined), undefined);
+  assert.equal(priorWaitMinutes({}, stamp), undefined);
+});
+
+test("a time is read only from a text of at most 64 characters, and only after 1970", () => {
+  const day = "Jan 5 2026";
+  assert.equal(parseTime(day.padEnd(64)), parseTime(day));
+  assert.equal(typeof parseTime(day), "number");
+  assert.equal(parseTime(day.padEnd(65)), undefined);
+  assert.equal(parseTime("1970-01-01T00:00:00.000Z"), undefined);
+  assert.equal(parseTime("1969-12-31T23:00:00.000Z"), undefined);
+  assert.equal(parseTime("1970-01-01T00:00:00.001Z"), 1);
+  assert.equal(parseTime(["2026-01-05T15:42:00.000Z"]), undefined, "a list holding a time is not a time");
+});

@@ -43,9 +43,10 @@ const LIMIT_CODE =
 /** Z.ai's error code for the plan's usage window (it resets after hours), as a JSON `code`. */
 const ZAI_WINDOW_CODE = "1308";
 
-/** What the rule reads of an error text: HTTP statuses it states, its codes, and its own words. */
+/** What the rule reads of an error text: whether it states HTTP 429, its codes, and its own words. */
 interface ErrorReading {
-  readonly statuses: readonly number[];
+  /** A 429 at the head of the text or in one of the body's own fields. */
+  readonly tooMany: boolean;
   readonly codes: readonly string[];
   /** The text with quoted passages removed, and the JSON body's own message in place of the body. */
   readonly prose: string;
@@ -57,29 +58,35 @@ interface ErrorReading {
  */
 export function classifyLimit(errorMessage: unknown, erroredAtMs?: number): LimitClass {
   if (typeof errorMessage !== "string") return { kind: "other" };
-  const text = errorMessage.slice(0, MAX_ERROR_CHARS).trim();
-  if (text === "") return { kind: "other" };
-  const reading = readError(text);
-  const words = `${reading.prose}\n${reading.codes.join("\n")}`;
-  if (QUOTA.test(words)) return { kind: "quota" };
+  const reading = readError(errorMessage.slice(0, MAX_ERROR_CHARS).trim());
+  if ([reading.prose, ...reading.codes].some((part) => QUOTA.test(part))) return { kind: "quota" };
   const limit =
-    reading.statuses.includes(429) ||
+    reading.tooMany ||
     reading.codes.some((code) => LIMIT_CODE.test(code) || code === ZAI_WINDOW_CODE) ||
     LIMIT_CODE.test(reading.prose) ||
     LIMIT_WORDS.test(reading.prose);
   if (!limit) return { kind: "other" };
   const resumeInMs = statedWaitMs(reading.prose);
   if (resumeInMs === undefined) return { kind: "limit" };
-  const known = typeof erroredAtMs === "number" && Number.isFinite(erroredAtMs);
-  return known ? { kind: "limit", resumeInMs, resetAtMs: erroredAtMs + resumeInMs } : { kind: "limit", resumeInMs };
+  return isFiniteNumber(erroredAtMs) ? { kind: "limit", resumeInMs, resetAtMs: erroredAtMs + resumeInMs } : { kind: "limit", resumeInMs };
+}
+
+/** A finite number (`Number.isFinite` refuses every other type). */
+function isFiniteNumber(value: unknown): value is number {
+  return Number.isFinite(value);
+}
+
+function isText(value: unknown): value is string {
+  return typeof value === "string";
 }
 
 // ---- reading the text ---------------------------------------------------------------------------
 
-/** pi's prefix when a server asks for a longer wait than it allows: `Server requested 10800s retry delay (max: 60s). `. */
-const RETRY_DELAY_PREFIX = /^server requested \d+(?:\.\d+)?s retry delay \(max: \d+(?:\.\d+)?s\)\.?\s*/i;
-
-/** A status at the very start of the text (after that prefix), as pi's providers write it. */
+/**
+ * A status at the very start of the text, as pi's providers write it. (pi's prefix for a server that
+ * asks for a longer wait than it allows, `Server requested 10800s retry delay (max: 60s). 429 …`, hides
+ * the status, but its own words already say limit.)
+ */
 const STATUS_HEADS: readonly RegExp[] = [
   // `429 {…}` (Anthropic SDK), `429: {…}` (OpenAI SDK, Google), `429 Too Many Requests: …` (pi-messages)
   /^(\d{3})(?=[\s:]|$)/,
@@ -87,55 +94,43 @@ const STATUS_HEADS: readonly RegExp[] = [
   /^[a-z][\w .-]{0,60}? \((\d{3})\):/i,
 ];
 
+/**
+ * Google's stream error, `got status: RESOURCE_EXHAUSTED. {…}`, needs no reading of its own: the status
+ * word stands in the prose, where LIMIT_CODE finds it.
+ */
 function readError(text: string): ErrorReading {
-  const statuses: number[] = [];
-  const codes: string[] = [];
-  const rest = text.replace(RETRY_DELAY_PREFIX, "");
-  for (const pattern of STATUS_HEADS) {
-    const status = pattern.exec(rest)?.[1];
-    if (status !== undefined) {
-      statuses.push(Number(status));
-      break;
-    }
-  }
-  // Google's stream error: `got status: RESOURCE_EXHAUSTED. {…}`.
-  const googleStatus = /^got status: ([A-Za-z_]+)\./.exec(rest)?.[1];
-  if (googleStatus !== undefined) codes.push(googleStatus);
-
   const body = jsonBody(text);
-  if (body === undefined) return { statuses, codes, prose: withoutQuotes(text) };
-  const fields = body.fields;
-  for (const value of fields.numbers) if (value >= 100 && value <= 599) statuses.push(value);
-  codes.push(...fields.codes);
+  const values = body.fields.values;
   const outside = `${text.slice(0, body.start)} ${text.slice(body.end)}`;
-  const prose = `${withoutQuotes(outside)}\n${fields.messages.map(withoutQuotes).join("\n")}`;
-  return { statuses, codes, prose };
+  return {
+    tooMany: STATUS_HEADS.some((pattern) => pattern.exec(text)?.[1] === "429") || values.includes(429),
+    codes: values.filter((value): value is string => isText(value) && value.length <= 200),
+    prose: [withoutQuotes(outside), ...body.fields.messages.map(withoutQuotes)].join("\n"),
+  };
 }
 
 interface BodyFields {
-  readonly numbers: readonly number[];
-  readonly codes: readonly string[];
+  /** The values of `type`, `code` and `status`: a code is a string of at most 200 characters, a status a number. */
+  readonly values: readonly unknown[];
   readonly messages: readonly string[];
 }
+
+/** The fields of the body where a provider puts its own verdict, at the error's level and the top. */
+const FIELD_KEYS: readonly string[] = ["type", "code", "status"];
 
 /**
  * The JSON error body inside the text, from its first `{"` (or `[{"`) to its last `}` (or `]`): the
  * fields a provider puts its own verdict in — `error.type`, `error.code`, `error.status` and
  * `error.message`, or the same at the top level. A body cut short (pi truncates long ones) is read
  * field by field from its start, where the error's own fields come before any echo of the request.
+ * A text without a body has an empty one at its end.
  */
-function jsonBody(text: string): { start: number; end: number; fields: BodyFields } | undefined {
-  const open = /\[?\{\s*"/.exec(text);
-  if (open === null) return undefined;
-  const start = open.index;
+function jsonBody(text: string): { start: number; end: number; fields: BodyFields } {
+  const start = /\[?\{\s*"/.exec(text)?.index ?? text.length;
   const close = text.lastIndexOf(text[start] === "[" ? "]" : "}");
-  if (close > start) {
-    const parsed = parseJson(text.slice(start, close + 1));
-    if (parsed !== undefined) {
-      const fields = fieldsOf(parsed);
-      if (fields !== undefined) return { start, end: close + 1, fields };
-    }
-  }
+  // A closing mark before the start leaves nothing to parse.
+  const fields = fieldsOf(parseJson(text.slice(start, close + 1)));
+  if (fields !== undefined) return { start, end: close + 1, fields };
   return { start, end: text.length, fields: looseFields(text.slice(start)) };
 }
 
@@ -143,8 +138,9 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return undefined;
+    // not JSON: undefined, as below
   }
+  return undefined;
 }
 
 type Json = { readonly [key: string]: unknown };
@@ -156,88 +152,76 @@ function isObject(value: unknown): value is Json {
 function fieldsOf(parsed: unknown): BodyFields | undefined {
   const top = Array.isArray(parsed) ? parsed[0] : parsed;
   if (!isObject(top)) return undefined;
-  const error = isObject(top.error) ? top.error : undefined;
-  const numbers: number[] = [];
-  const codes: string[] = [];
-  const messages: string[] = [];
-  for (const holder of error === undefined ? [top] : [error, top]) {
-    for (const key of ["type", "code", "status"]) {
-      const value = holder[key];
-      if (typeof value === "string" && value.length <= 200) codes.push(value);
-      if (typeof value === "number" && Number.isInteger(value)) numbers.push(value);
-    }
-    if (typeof holder.message === "string") messages.push(holder.message);
-  }
-  // A Codex-style body keeps the message as a plain string in `error`.
-  if (typeof top.error === "string") messages.push(top.error);
-  return { numbers, codes, messages };
+  const holders = isObject(top.error) ? [top.error, top] : [top];
+  return {
+    values: holders.flatMap((holder) => FIELD_KEYS.map((key) => holder[key])),
+    // A Codex-style body keeps the message as a plain string in `error`.
+    messages: [...holders.map((holder) => holder.message), top.error].filter(isText),
+  };
 }
 
 /** The first `"type"`, `"code"`, `"status"` and `"message"` of a body JSON.parse cannot read. */
 function looseFields(text: string): BodyFields {
-  const numbers: number[] = [];
-  const codes: string[] = [];
-  const messages: string[] = [];
-  for (const key of ["type", "code", "status"]) {
-    const match = new RegExp(`"${key}"\\s*:\\s*(?:"([^"\\\\]{0,200})"|(\\d{1,3})\\b)`).exec(text);
-    if (match?.[1] !== undefined) codes.push(match[1]);
-    if (match?.[2] !== undefined) numbers.push(Number(match[2]));
-  }
   const message = /"message"\s*:\s*"((?:[^"\\]|\\.){0,4000})/.exec(text)?.[1];
-  if (message !== undefined) messages.push(message.replace(/\\(["\\/])/g, "$1").replace(/\\n/g, "\n"));
-  return { numbers, codes, messages };
+  return {
+    values: FIELD_KEYS.map((key) => looseValue(text, key)),
+    messages: [message].filter(isText).map((found) => found.replace(/\\(["\\/])/g, "$1").replace(/\\n/g, "\n")),
+  };
+}
+
+/** The first value of `"key"` in a body cut short: a string, or a number of up to three digits. */
+function looseValue(text: string, key: string): string | number | undefined {
+  const match = new RegExp(`"${key}"\\s*:\\s*(?:"([^"\\\\]{0,200})"|(\\d{1,3})\\b)`).exec(text);
+  if (match === null) return undefined;
+  return match[1] ?? Number(match[2]);
 }
 
 /**
  * The text without its quoted passages: "…", “…”, `…`, and '…' when the quote marks stand apart from
- * words (so `account's` stays). A provider that echoes a piece of the request — a file name, a user's
- * words — quotes it; the error's own words never are.
+ * words (so `account's` stays), each in turn. A provider that echoes a piece of the request — a file
+ * name, a user's words — quotes it; the error's own words never are.
  */
+const QUOTED: readonly RegExp[] = [/"[^"\n]*"/g, /“[^”\n]*”/g, /`[^`\n]*`/g, /(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])/gu];
+
 function withoutQuotes(text: string): string {
-  return text
-    .replace(/"[^"\n]*"/g, " ")
-    .replace(/“[^”\n]*”/g, " ")
-    .replace(/`[^`\n]*`/g, " ")
-    .replace(/(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])/gu, " ");
+  return QUOTED.reduce((rest, pattern) => rest.replace(pattern, " "), text);
 }
 
 // ---- the stated wait ----------------------------------------------------------------------------
 
-const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-function unitOf(word: string): number | undefined {
-  const unit = word.toLowerCase();
-  if (unit === "ms" || unit.startsWith("millisecond")) return UNIT_MS.ms;
-  if (unit === "s" || unit.startsWith("sec")) return UNIT_MS.s;
-  if (unit === "m" || unit.startsWith("min")) return UNIT_MS.m;
-  if (unit === "h" || unit.startsWith("hour") || unit.startsWith("hr")) return UNIT_MS.h;
-  return undefined;
+/** The ms in one of a unit AMOUNT admits. */
+function unitMs(word: string | undefined): number {
+  const unit = String(word).toLowerCase();
+  if (unit === "ms" || unit.startsWith("millisecond")) return 1;
+  if (unit === "s" || unit.startsWith("sec")) return 1000;
+  if (unit === "m" || unit.startsWith("min")) return 60_000;
+  // What AMOUNT leaves: h, hour(s), hr(s).
+  return 3_600_000;
 }
 
 const AMOUNT = String.raw`(\d{1,12}(?:\.\d{1,12})?)\s*(milliseconds?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)(?![a-z])`;
+const AMOUNTS = new RegExp(AMOUNT, "gi");
+const SERVER_DELAY = /\bserver requested (\d{1,12}(?:\.\d{1,12})?)s retry delay/gi;
+/** `try again in`, `retry after`…, a `~` when the time is rounded to the minute, then one or more amounts. */
+const WAIT_PHRASE = new RegExp(String.raw`\b(?:try again|retry) (?:in|after) (~\s*)?(?:${AMOUNT}\s*)+`, "gi");
+
+/** The ms a wait phrase states: its amounts added, plus half a minute when it says `~`. */
+function phraseMs(phrase: string, rounded: boolean): number {
+  let total = rounded ? ROUNDED_MINUTE_MARGIN_MS : 0;
+  for (const part of phrase.matchAll(AMOUNTS)) total += Number(part[1]) * unitMs(part[2]);
+  return total;
+}
 
 /**
  * The wait a limit text states, in ms: `Server requested 10800s retry delay`, `Try again in ~37 min`
  * (plus half a minute: it is rounded), `try again in 6m0s` / `in 1.496s` / `retry in 43.2s` / `retry after
- * 2 seconds`. Several
- * → the longest. Capped at MAX_STATED_WAIT_MS.
+ * 2 seconds`. Several → the longest. Capped at MAX_STATED_WAIT_MS.
  */
 export function statedWaitMs(prose: string): number | undefined {
-  const waits: number[] = [];
-  for (const match of prose.matchAll(/\bserver requested (\d{1,12}(?:\.\d{1,12})?)s retry delay/gi)) {
-    waits.push(Number(match[1]) * 1000);
-  }
-  const phrase = new RegExp(String.raw`\b(?:try again|retry) (?:in|after) (~\s*)?((?:${AMOUNT}\s*)+)`, "gi");
-  for (const match of prose.matchAll(phrase)) {
-    const amounts = match[2] ?? "";
-    let total = 0;
-    for (const part of amounts.matchAll(new RegExp(AMOUNT, "gi"))) {
-      total += Number(part[1]) * (unitOf(part[2] ?? "") ?? Number.NaN);
-    }
-    if (match[1] !== undefined) total += ROUNDED_MINUTE_MARGIN_MS;
-    waits.push(total);
-  }
-  const valid = waits.filter((value) => Number.isFinite(value) && value >= 0);
-  if (valid.length === 0) return undefined;
-  return Math.min(Math.ceil(Math.max(...valid)), MAX_STATED_WAIT_MS);
+  const waits = [
+    ...[...prose.matchAll(SERVER_DELAY)].map((match) => Number(match[1]) * 1000),
+    ...[...prose.matchAll(WAIT_PHRASE)].map((match) => phraseMs(match[0], match[1] !== undefined)),
+  ];
+  if (waits.length === 0) return undefined;
+  return Math.min(Math.ceil(Math.max(...waits)), MAX_STATED_WAIT_MS);
 }

@@ -35,7 +35,7 @@ export interface LimitRun {
 
 /** A `limit-wait` record that scheduled a wait (it has `resumeAt` or `waitMinutes`). */
 function waited(data: Fields): boolean {
-  const has = (key: string): boolean => key in data && data[key] !== undefined && data[key] !== null;
+  const has = (key: string): boolean => data[key] !== undefined && data[key] !== null;
   return has("resumeAt") || has("waitMinutes");
 }
 
@@ -48,8 +48,7 @@ export function readLimitRun(branch: readonly unknown[]): LimitRun {
   let error: LimitRun["error"];
   let sawReply = false;
   const prior: (number | undefined)[] = [];
-  for (let index = branch.length - 1; index >= 0; index -= 1) {
-    const entry = branch[index];
+  for (const entry of branch.toReversed()) {
     if (!isFields(entry)) continue;
     if (entry.type === "message" && isFields(entry.message)) {
       const message = entry.message;
@@ -94,20 +93,17 @@ export function limitStop(input: LimitStopInput): PendingStop {
   const prior = run.prior.map((minutes) => minutes ?? Number.NaN);
   const plan = planLimitWait({ limit, prior, capMinutes: input.capMinutes, nowMs: input.nowMs });
   const atMs = input.nowMs;
-  let next: LimitWaitReason;
-  switch (plan.kind) {
-    case "off":
-      return pending;
-    case "wait":
-      next = { kind: "limit-wait", state: "waiting", resumeAtMs: plan.resumeAtMs, waitMinutes: plan.waitMinutes, atMs, first: prior.length === 0, timer: input.timer };
-      // A later wait under the same message is no news for the person: it notifies nothing.
-      return { reason: next, open: pending.open, level: next.first ? "warning" : "info" };
-    case "exhausted":
-      next = { kind: "limit-wait", state: "gave-up", why: plan.why, capMinutes: plan.capMinutes, atMs, ...(plan.resetAtMs === undefined ? {} : { resetAtMs: plan.resetAtMs }) };
-      return { reason: next, open: pending.open, level: "warning" };
-    default:
-      return pending;
+  if (plan.kind === "wait") {
+    const next: LimitWaitReason = { kind: "limit-wait", state: "waiting", resumeAtMs: plan.resumeAtMs, waitMinutes: plan.waitMinutes, atMs, first: prior.length === 0, timer: input.timer };
+    // A later wait under the same message is no news for the person: it notifies nothing.
+    return { reason: next, open: pending.open, level: next.first ? "warning" : "info" };
   }
+  if (plan.kind === "exhausted") {
+    const next: LimitWaitReason = { kind: "limit-wait", state: "gave-up", why: plan.why, capMinutes: plan.capMinutes, atMs, ...(plan.resetAtMs === undefined ? {} : { resetAtMs: plan.resetAtMs }) };
+    return { reason: next, open: pending.open, level: "warning" };
+  }
+  // "off": the rule is turned off, the error stop stays.
+  return pending;
 }
 
 /** The memory with its pending stop replaced by `limitStop`'s (shown as `last` too, for the footer). */
@@ -125,8 +121,7 @@ export function withLimitStop(memory: Memory, input: Omit<LimitStopInput, "pendi
  * extensions' entries, malformed lines) do not.
  */
 export function wakeDue(branch: readonly unknown[], resumeAt: unknown): boolean {
-  for (let index = branch.length - 1; index >= 0; index -= 1) {
-    const entry = branch[index];
+  for (const entry of branch.toReversed()) {
     if (!isFields(entry)) continue;
     if (entry.type === "message") {
       if (!isFields(entry.message)) continue;

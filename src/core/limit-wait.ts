@@ -71,14 +71,19 @@ export function effectiveCap(capMinutes: number): number {
 
 /** The backoff step for the wait with this index under a message (0 = the first). */
 export function backoffMinutes(index: number): number {
-  const steps = LIMIT_BACKOFF_MINUTES;
-  const at = Number.isInteger(index) && index >= 0 ? Math.min(index, steps.length - 1) : 0;
-  return steps[at] ?? 60;
+  const at = Number.isInteger(index) ? Math.max(index, 0) : 0;
+  // The steps up to this one, of which the last; past the end that is the last step.
+  return LIMIT_BACKOFF_MINUTES.slice(0, at + 1).at(-1) ?? 60;
+}
+
+/** A finite number (`Number.isFinite` refuses every other type). */
+function isFiniteNumber(value: unknown): value is number {
+  return Number.isFinite(value);
 }
 
 /** A prior wait as the plan counts it: a wrong number counts as the backoff step it would have been. */
 function priorMinutes(value: number, index: number): number {
-  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : backoffMinutes(index);
+  return Number.isFinite(value) && value >= 0 ? value : backoffMinutes(index);
 }
 
 /** A hair of tolerance, so a cap spent by fractions (0.1 + 0.2 …) counts as spent. */
@@ -116,9 +121,9 @@ function wait(now: number, minutes: number, waited: number, stated: boolean): Li
 /** The stated wait left from now, in ms (0 when its time has passed); undefined when none was stated. */
 function statedFromNow(limit: LimitFacts, now: number): number | undefined {
   const stated = limit.resumeInMs;
-  if (typeof stated !== "number" || !Number.isFinite(stated) || stated < 0) return undefined;
+  if (!isFiniteNumber(stated) || stated < 0) return undefined;
   const reset = limit.resetAtMs;
-  if (typeof reset !== "number" || !Number.isFinite(reset)) return stated;
+  if (!isFiniteNumber(reset)) return stated;
   return Math.min(Math.max(reset - now, 0), stated);
 }
 
@@ -131,11 +136,9 @@ export function priorWaitMinutes(data: unknown, entryTimestamp: unknown): number
   if (!isFields(data)) return undefined;
   const fields = data;
   const minutes = fields.waitMinutes;
-  if (typeof minutes === "number" && Number.isFinite(minutes) && minutes >= 0 && minutes <= MAX_LIMIT_WAIT_CEILING_MINUTES) return minutes;
-  const resumeAt = parseTime(fields.resumeAt);
-  const recordedAt = parseTime(entryTimestamp);
-  if (resumeAt === undefined || recordedAt === undefined) return undefined;
-  const derived = (resumeAt - recordedAt) / MINUTE_MS;
+  if (isFiniteNumber(minutes) && minutes >= 0 && minutes <= MAX_LIMIT_WAIT_CEILING_MINUTES) return minutes;
+  // An unknown time makes the difference NaN, which the range check below refuses.
+  const derived = ((parseTime(fields.resumeAt) ?? Number.NaN) - (parseTime(entryTimestamp) ?? Number.NaN)) / MINUTE_MS;
   return derived >= 0 && derived <= MAX_LIMIT_WAIT_CEILING_MINUTES ? derived : undefined;
 }
 
@@ -148,5 +151,6 @@ export function parseTime(value: unknown): number | undefined {
   if (typeof value === "number") return Number.isFinite(value) && value > 0 ? value : undefined;
   if (typeof value !== "string" || value.length > 64) return undefined;
   const parsed = Date.parse(value);
-  return Number.isFinite(parsed) && parsed > 0 ? parsed : undefined;
+  // Date.parse gives NaN for a text it cannot read, which is not above 0.
+  return parsed > 0 ? parsed : undefined;
 }
