@@ -359,6 +359,7 @@ test("human text (0.3): the cap counts grapheme clusters and never splits one", 
   assert.equal(sanitize("e\u0301".repeat(10), 4), `${"e\u0301".repeat(3)}…`);
   assert.equal(sanitize(`${CONJUNCT}${CONJUNCT}${CONJUNCT}`, 3), `${CONJUNCT}${CONJUNCT}${CONJUNCT}`);
   assert.equal(sanitize(PERSIAN, 3), "می…", "a non-joiner left at the cut goes");
+  assert.equal(sanitize(`${FAMILY} ${"a".repeat(10)}`, 5), `${FAMILY} aa…`, "a joiner inside what is kept stays");
 });
 
 // ---- ordinary text, caps, non-strings ------------------------------------------------------------------------
@@ -687,6 +688,12 @@ test("withoutEscapes removes whole escape sequences and nothing else (controls, 
   assert.equal(withoutEscapes("\u001b[2Jhi\u001b]0;title\u0007 there"), "hi there");
   assert.equal(withoutEscapes("a\u0000b\u200bc\nd"), "a\u0000b\u200bc\nd");
   assert.equal(withoutEscapes("plain"), "plain");
+});
+
+test("withoutEscapes removes a sequence cut short as far as it got, a lone ESC at the end too", () => {
+  assert.equal(withoutEscapes("text\u001b"), "text");
+  assert.equal(withoutEscapes("text\u001b[31"), "text");
+  assert.equal(withoutEscapes("a\u001b\u00e9b"), "a\u00e9b", "ESC before a non-ASCII character is just the ESC");
 });
 
 test("cleanOutputLine: colours and controls go, a tab is four spaces, trailing spaces go, leading and inner spaces stay", () => {
