@@ -188,3 +188,19 @@ test("reply: a failed todo read of a task did not read it: the same task read su
   assert.deepEqual(failed.readKeys, []);
   assert.equal(read(failed, "b").progress, true);
 });
+
+test("reply: a call repeated many times does not push out of the bounded lists what was read or run before it", () => {
+  let track: ReplyTrack = EMPTY_TRACK;
+  const step = (id: string, name: string, args: Message) => {
+    track = trackResult(TOOL_TABLE, trackAssistant({ ...track, progress: false }, calling({ id, name, arguments: args })), result(id, name));
+    return track.progress;
+  };
+  step("r0", "read", { path: "first" });
+  step("b0", "bash", { command: "make" });
+  for (let index = 1; index <= MAX_READ_KEYS + 1; index++) {
+    step(`r${index}`, "read", { path: "again" });
+    step(`b${index}`, "bash", { command: "npm test" });
+  }
+  assert.equal(step("rx", "read", { path: "first" }), false, "the first read is still known");
+  assert.equal(step("bx", "bash", { command: "make" }), false, "the first run is still known");
+});
