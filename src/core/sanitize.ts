@@ -71,7 +71,7 @@ const ZWNJ = 0x200c;
 const ZWJ = 0x200d;
 const EMOJI_VS = 0xfe0f;
 const BLACK_FLAG = 0x1f3f4;
-const CANCEL_TAG = 0xe007f;
+const CANCEL_TAG = "\u{e007f}";
 
 // The classes below are only ever tested against one code point (the text is split into code points first).
 const EMOJI = /\p{Emoji}/u;
@@ -131,14 +131,15 @@ function afterVirama(kept: readonly string[], next: string | undefined): boolean
 const TAG_LETTER = /[\u{e0030}-\u{e0039}\u{e0061}-\u{e007a}]/u;
 
 /**
- * The length of a valid emoji tag sequence starting at a black flag (🏴, tag letters, cancel tag), or 0.
- * The scan stops at the first character that is no tag letter, so each one is looked at once.
+ * How many characters after a black flag make a valid emoji tag sequence with it (🏴, two to seven tag
+ * letters, the cancel tag), or 0. The scan stops at the first character that is no tag letter, so each
+ * one is looked at once.
  */
-function tagSequence(points: readonly string[], start: number): number {
-  let index = start + 1;
+function tagSequence(points: readonly string[], flag: number): number {
+  let index = flag + 1;
   while (is(TAG_LETTER, points[index])) index += 1;
-  const tags = index - start - 1;
-  return tags >= 2 && tags <= 7 && points[index]?.codePointAt(0) === CANCEL_TAG ? tags + 2 : 0;
+  const tags = index - flag - 1;
+  return tags >= 2 && tags <= 7 && points[index] === CANCEL_TAG ? tags + 1 : 0;
 }
 
 /** Whether the selector or mark `point` belongs after what is kept so far (see the header). */
@@ -158,14 +159,17 @@ function belongs(point: string, kept: readonly string[]): boolean {
 function keepHumanText(text: string): string {
   const points = Array.from(text);
   const kept: string[] = [];
-  for (let index = 0; index < points.length; index += 1) {
-    const point = points[index] ?? "";
+  // The characters of an emoji tag sequence still to come after its black flag: kept as they are.
+  let sequence = 0;
+  for (const [index, point] of points.entries()) {
     const code = point.codePointAt(0) ?? 0;
     const next = points[index + 1];
-    if (code === BLACK_FLAG) {
-      const length = tagSequence(points, index) || 1;
-      for (let offset = 0; offset < length; offset += 1) kept.push(points[index + offset] ?? "");
-      index += length - 1;
+    if (sequence > 0) {
+      sequence -= 1;
+      kept.push(point);
+    } else if (code === BLACK_FLAG) {
+      sequence = tagSequence(points, index);
+      kept.push(point);
     } else if (code === ZWJ) {
       if (joinsEmoji(kept, next) || afterVirama(kept, next)) kept.push(point);
     } else if (code === ZWNJ) {
