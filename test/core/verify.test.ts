@@ -167,6 +167,19 @@ test("judgeVerify fail: one continuation, a round, details add verify { command,
   assert.equal(judged.marker?.output, "```text\n1 failing\n```");
 });
 
+test("judgeVerify fail: the continuation's details carry the brakes' counts (a reload rebuilds them from the marker)", () => {
+  const judged = judgeVerify(pendingClear({ round: 1, settleRun: 2, staleSettles: 1, stuck: 2, fp: "f1", repeats: 2 }), judgeInput());
+  const details = judged.marker?.details;
+  assert.deepEqual([details?.idle, details?.stale, details?.stuck, details?.fp, details?.repeats], [2, 1, 2, "f1", 2]);
+  assert.equal(judgeVerify(pendingClear({ fp: undefined }), judgeInput()).marker?.details.fp, null, "no fingerprint yet");
+});
+
+test("judgeVerify fail: an agent idle at its cap is still given the failing output (only a limit stops it here)", () => {
+  const judged = judgeVerify(pendingClear({ settleRun: 3 }), judgeInput());
+  assert.ok(judged.marker);
+  assert.equal(judged.memory.last?.kind, "verify-continuing");
+});
+
 test("judgeVerify: after maxRuns failed runs under one message the loop stops (verify-failed): it needs you", () => {
   const memo = { command: "npm test", runs: 2, exit: 1, seconds: 3, output: "", workAt: 1 };
   const judged = judgeVerify(pendingClear({ verify: memo }), judgeInput());
