@@ -204,3 +204,17 @@ test("reply: a call repeated many times does not push out of the bounded lists w
   assert.equal(step("rx", "read", { path: "first" }), false, "the first read is still known");
   assert.equal(step("bx", "bash", { command: "make" }), false, "the first run is still known");
 });
+
+test("reply: a todo read without arguments (TaskList, todo_read) reads the whole list: no task explored, and nothing thrown", () => {
+  for (const name of ["TaskList", "todo_read"]) {
+    const track = trackResult(TOOL_TABLE, trackAssistant({ ...EMPTY_TRACK, todoSeen: "L" }, calling({ id: "a", name })), result("a", name), "L");
+    assert.equal(track.progress, false, name);
+    assert.deepEqual(track.readKeys, [], name);
+  }
+});
+
+test("reply: an assistant message with tool calls after an ended reply starts the next one: no reply is ended by it", () => {
+  const ended = trackAssistant(EMPTY_TRACK, { role: "assistant", stopReason: "stop", content: "Done." });
+  assert.ok(ended.last);
+  assert.equal(trackAssistant(ended, calling({ id: "c", name: "bash", arguments: {} })).last, undefined);
+});
