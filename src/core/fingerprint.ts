@@ -20,7 +20,8 @@ export function canonicalJson(value: unknown): string {
       case "string":
         return JSON.stringify(item);
       case "number":
-        return Number.isFinite(item) ? JSON.stringify(item) : "null";
+        // JSON writes NaN and the infinities as null.
+        return JSON.stringify(item);
       case "boolean":
         return item ? "true" : "false";
       case "undefined":

@@ -218,3 +218,20 @@ test("reply: an assistant message with tool calls after an ended reply starts th
   assert.ok(ended.last);
   assert.equal(trackAssistant(ended, calling({ id: "c", name: "bash", arguments: {} })).last, undefined);
 });
+
+test("reply: a re-run is the same tool with the same arguments and result: another command, or another tool with the same arguments, is progress", () => {
+  let track: ReplyTrack = EMPTY_TRACK;
+  const step = (id: string, name: string, args: Message) => {
+    track = trackResult(TOOL_TABLE, trackAssistant({ ...track, progress: false }, calling({ id, name, arguments: args })), result(id, name, { content: [{ type: "text", text: "done" }] }));
+    return track.progress;
+  };
+  assert.equal(step("a", "bash", { command: "make" }), true);
+  assert.equal(step("b", "bash", { command: "make" }), false, "the same run again");
+  assert.equal(step("c", "bash", { command: "make lint" }), true, "another command with the same answer");
+  assert.equal(step("d", "write", { path: "a.ts" }), true);
+  assert.equal(step("e", "edit", { path: "a.ts" }), true, "another tool with the same arguments and answer");
+});
+
+test("canonicalJson: NaN and the infinities are null, as JSON writes them", () => {
+  assert.equal(canonicalJson([Number.NaN, Number.POSITIVE_INFINITY, -1.5]), "[null,null,-1.5]");
+});
