@@ -697,6 +697,13 @@ test("withoutEscapes removes a sequence cut short as far as it got, a lone ESC a
   assert.equal(withoutEscapes("a\u001b\u00e9b"), "a\u00e9b", "ESC before a non-ASCII character is just the ESC");
 });
 
+test("withoutEscapes ends a string payload at its terminator, or early at CAN or SUB, which stay", () => {
+  assert.equal(withoutEscapes("a\u009d0;title\u009cb"), "ab", "8-bit OSC and string terminator");
+  assert.equal(withoutEscapes("a\u001b]0;title\u001b\\b"), "ab", "ESC \\ ends it");
+  assert.equal(withoutEscapes("a\u001b]0;title\u0018b"), "a\u0018b", "CAN");
+  assert.equal(withoutEscapes("a\u001bPq#0\u001ab"), "a\u001ab", "SUB");
+});
+
 test("cleanOutputLine: colours and controls go, a tab is four spaces, trailing spaces go, leading and inner spaces stay", () => {
   assert.equal(cleanOutputLine("\u001b[31mred\u001b[0m\tdone  "), "red    done");
   assert.equal(cleanOutputLine("  two  spaces"), "  two  spaces");
