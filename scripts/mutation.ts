@@ -100,8 +100,8 @@ const TARGETS: readonly Target[] = [
   },
   { file: "src/core/sanitize.ts", tests: ["test/core/sanitize.test.ts"], group: "core", skipLines: /^const (?:LINE_BREAK|OTHER_BREAKS) = / },
   { file: "src/core/verify.ts", tests: ["test/core/verify.test.ts", "test/verify-state.test.ts"], group: "core" },
-  { file: "src/core/reply.ts", tests: ["test/core/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
-  { file: "src/core/fingerprint.ts", tests: ["test/core/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
+  { file: "src/core/reply.ts", tests: ["test/core/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts", "test/defects-progress.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
+  { file: "src/core/fingerprint.ts", tests: ["test/core/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts", "test/defects-progress.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
   { file: "src/core/work.ts", tests: WORK_TESTS, group: "core" },
   { file: "src/core/work-wake.ts", tests: ["test/loop/work-wait.test.ts"], group: "core" },
   { file: "src/core/child.ts", tests: ["test/child.test.ts"], group: "core" },
@@ -114,6 +114,7 @@ const TARGETS: readonly Target[] = [
   { file: "src/core/workflow.ts", tests: ["test/mutex.test.ts"], group: "core" },
   { file: "src/core/record.ts", tests: SOURCE_TESTS, group: "core" },
   { file: "src/core/tools.ts", tests: ["test/state/*.test.ts", "test/core/fingerprint.test.ts"], group: "core" },
+  { file: "src/core/pi-shapes.ts", tests: SOURCE_TESTS, group: "core" },
   ...["index", "types", "nicobailon-pi-subagents", "tintinweb-pi-subagents", "pi-code", "aliou-pi-processes", "todo-loop-work"].map((name) => ({ file: `src/work/${name}.ts`, tests: WORK_TESTS, group: "work" as const })),
 ];
 

@@ -415,12 +415,12 @@ export function assistantCalls(calls: CallOptions[], options: { text?: string; t
 }
 
 /** The result of the call `id`: a tool result message carrying its `toolCallId`. */
-export function callResult(id: string, toolName: string, options: { details?: unknown; isError?: boolean; nestedCalls?: unknown } = {}): MessageEntry {
+export function callResult(id: string, toolName: string, options: { details?: unknown; isError?: boolean; nestedCalls?: unknown; text?: string } = {}): MessageEntry {
   const message: Message = {
     role: "toolResult",
     toolCallId: id,
     toolName,
-    content: [{ type: "text", text: "ok" }],
+    content: [{ type: "text", text: options.text ?? "ok" }],
     details: options.details ?? {},
     isError: options.isError ?? false,
     timestamp: 3,
@@ -430,6 +430,6 @@ export function callResult(id: string, toolName: string, options: { details?: un
 }
 
 /** One call and its result, as a tool turn puts them on the branch. */
-export function called(id: string, name: string, args: unknown = {}, options: { details?: unknown; isError?: boolean; nestedCalls?: unknown } = {}): Entry[] {
+export function called(id: string, name: string, args: unknown = {}, options: { details?: unknown; isError?: boolean; nestedCalls?: unknown; text?: string } = {}): Entry[] {
   return [assistantCalls([{ id, name, args }]), callResult(id, name, options)];
 }

@@ -13,14 +13,16 @@ const MAX_DEPTH = 64;
  * form for (functions, symbols, bigints, non-finite numbers) get fixed placeholders.
  */
 export function canonicalJson(value: unknown): string {
-  const seen: unknown[] = [];
+  // The objects on the path from the root to the item being written (a cycle meets one of them again).
+  const seen = new Set<unknown>();
   const write = (item: unknown, depth: number): string => {
     if (item === null) return "null";
     switch (typeof item) {
       case "string":
         return JSON.stringify(item);
       case "number":
-        return Number.isFinite(item) ? JSON.stringify(item) : "null";
+        // JSON writes NaN and the infinities as null.
+        return JSON.stringify(item);
       case "boolean":
         return item ? "true" : "false";
       case "undefined":
@@ -30,8 +32,8 @@ export function canonicalJson(value: unknown): string {
       default:
         return `"<${typeof item}>"`;
     }
-    if (depth >= MAX_DEPTH || seen.includes(item)) return '"<…>"';
-    seen.push(item);
+    if (depth >= MAX_DEPTH || seen.has(item)) return '"<…>"';
+    seen.add(item);
     let out: string;
     if (Array.isArray(item)) {
       out = `[${item.map((element) => write(element, depth + 1)).join(",")}]`;
@@ -40,7 +42,7 @@ export function canonicalJson(value: unknown): string {
       const keys = Object.keys(record).filter((key) => record[key] !== undefined).sort();
       out = `{${keys.map((key) => `${JSON.stringify(key)}:${write(record[key], depth + 1)}`).join(",")}}`;
     }
-    seen.pop();
+    seen.delete(item);
     return out;
   };
   return write(value, 0);

@@ -71,35 +71,37 @@ const ZWNJ = 0x200c;
 const ZWJ = 0x200d;
 const EMOJI_VS = 0xfe0f;
 const BLACK_FLAG = 0x1f3f4;
-const CANCEL_TAG = 0xe007f;
+const CANCEL_TAG = "\u{e007f}";
 
-const EMOJI = /^\p{Emoji}$/u;
-const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
-const MODIFIER = /^\p{Emoji_Modifier}$/u;
-const IDEOGRAPH = /^\p{Ideographic}$/u;
-const MONGOLIAN = /^\p{Script=Mongolian}$/u;
-const MARK = /^\p{M}$/u;
-const LETTER = /^\p{L}$/u;
-const SPACE = /^\s$/u;
+// The classes below are only ever tested against one code point (the text is split into code points first).
+const EMOJI = /\p{Emoji}/u;
+const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
+const MODIFIER = /\p{Emoji_Modifier}/u;
+const IDEOGRAPH = /\p{Ideographic}/u;
+const MONGOLIAN = /\p{Script=Mongolian}/u;
+const MARK = /\p{M}/u;
+const LETTER = /\p{L}/u;
+const SPACE = /\s/u;
 /** Viramas of the scripts that form conjuncts with a joiner (UAX #31 §2.3: Canonical_Combining_Class=Virama). */
-const VIRAMA = /^[\u094d\u09cd\u0a4d\u0acd\u0b4d\u0bcd\u0c4d\u0ccd\u0d3b\u0d3c\u0d4d\u0dca\u0e3a\u0f84\u1039\u103a\u1714\u1734\u17d2\u1a60\u1b44\u1baa\u1bab\u1bf2\u1bf3\u2d7f\ua806\ua8c4\ua953\ua9c0\uaaf6\uabed\u{10a3f}\u{11046}\u{1107f}\u{110b9}\u{11133}\u{11134}\u{111c0}\u{11235}\u{112ea}\u{1134d}\u{11442}\u{114c2}\u{115bf}\u{1163f}\u{116b6}\u{1172b}\u{11839}\u{1193d}\u{1193e}\u{119e0}\u{11a34}\u{11a47}\u{11a99}\u{11c3f}\u{11d44}\u{11d45}\u{11d97}]$/u;
+const VIRAMA = /[\u094d\u09cd\u0a4d\u0acd\u0b4d\u0bcd\u0c4d\u0ccd\u0d3b\u0d3c\u0d4d\u0dca\u0e3a\u0f84\u1039\u103a\u1714\u1734\u17d2\u1a60\u1b44\u1baa\u1bab\u1bf2\u1bf3\u2d7f\ua806\ua8c4\ua953\ua9c0\uaaf6\uabed\u{10a3f}\u{11046}\u{1107f}\u{110b9}\u{11133}\u{11134}\u{111c0}\u{11235}\u{112ea}\u{1134d}\u{11442}\u{114c2}\u{115bf}\u{1163f}\u{116b6}\u{1172b}\u{11839}\u{1193d}\u{1193e}\u{119e0}\u{11a34}\u{11a47}\u{11a99}\u{11c3f}\u{11d44}\u{11d45}\u{11d97}]/u;
 /** Scripts that join their letters, where a non-joiner between two letters breaks the join (UAX #31 §2.3 A1). */
 const JOINING_SCRIPTS = ["Arabic", "Syriac", "Nko", "Mongolian", "Mandaic", "Manichaean", "Psalter_Pahlavi", "Hanifi_Rohingya", "Sogdian", "Adlam", "Phags_Pa"].map(
-  (script) => new RegExp(`^\\p{Script=${script}}$`, "u"),
+  (script) => new RegExp(`\\p{Script=${script}}`, "u"),
 );
 /** Scripts with a virama, for the A2 and B contexts: the letter after the joiner is of the same script. */
 const VIRAMA_SCRIPTS = ["Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil", "Telugu", "Kannada", "Malayalam", "Sinhala", "Thai", "Tibetan", "Myanmar", "Tagalog", "Hanunoo", "Khmer", "Tai_Tham", "Balinese", "Sundanese", "Batak", "Tifinagh", "Syloti_Nagri", "Saurashtra", "Rejang", "Javanese", "Tai_Viet", "Meetei_Mayek", "Kharoshthi", "Brahmi", "Kaithi", "Chakma", "Sharada", "Khojki", "Khudawadi", "Grantha", "Newa", "Tirhuta", "Siddham", "Modi", "Takri", "Ahom", "Dogra", "Dives_Akuru", "Nandinagari", "Zanabazar_Square", "Soyombo", "Bhaiksuki", "Masaram_Gondi", "Gunjala_Gondi"].map(
-  (script) => new RegExp(`^\\p{Script=${script}}$`, "u"),
+  (script) => new RegExp(`\\p{Script=${script}}`, "u"),
 );
 
-const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+/** Grapheme clusters: a segmenter's default granularity. */
+const GRAPHEMES = new Intl.Segmenter();
 
 function is(pattern: RegExp, point: string | undefined): boolean {
   return point !== undefined && pattern.test(point);
 }
 
 function sameScript(scripts: readonly RegExp[], a: string | undefined, b: string | undefined): boolean {
-  return a !== undefined && b !== undefined && scripts.some((script) => script.test(a) && script.test(b));
+  return scripts.some((script) => is(script, a) && is(script, b));
 }
 
 /** The last kept character that is not a combining mark (the letter the marks after it belong to). */
@@ -125,15 +127,19 @@ function afterVirama(kept: readonly string[], next: string | undefined): boolean
   return is(VIRAMA, previous) && is(LETTER, next) && sameScript(VIRAMA_SCRIPTS, previous, next);
 }
 
-/** The length of a valid emoji tag sequence starting at a black flag (🏴, tag letters, cancel tag), or 0. */
-function tagSequence(points: readonly string[], start: number): number {
-  let index = start + 1;
-  for (; index < points.length && index - start <= 8; index += 1) {
-    const code = points[index]?.codePointAt(0) ?? 0;
-    if (!((code >= 0xe0030 && code <= 0xe0039) || (code >= 0xe0061 && code <= 0xe007a))) break;
-  }
-  const tags = index - start - 1;
-  return tags >= 2 && tags <= 7 && points[index]?.codePointAt(0) === CANCEL_TAG ? tags + 2 : 0;
+/** Tag digits and lower-case tag letters, the body of an emoji tag sequence. */
+const TAG_LETTER = /[\u{e0030}-\u{e0039}\u{e0061}-\u{e007a}]/u;
+
+/**
+ * How many characters after a black flag make a valid emoji tag sequence with it (🏴, two to seven tag
+ * letters, the cancel tag), or 0. The scan stops at the first character that is no tag letter, so each
+ * one is looked at once.
+ */
+function tagSequence(points: readonly string[], flag: number): number {
+  let index = flag + 1;
+  while (is(TAG_LETTER, points[index])) index += 1;
+  const tags = index - flag - 1;
+  return tags >= 2 && tags <= 7 && points[index] === CANCEL_TAG ? tags + 1 : 0;
 }
 
 /** Whether the selector or mark `point` belongs after what is kept so far (see the header). */
@@ -153,14 +159,17 @@ function belongs(point: string, kept: readonly string[]): boolean {
 function keepHumanText(text: string): string {
   const points = Array.from(text);
   const kept: string[] = [];
-  for (let index = 0; index < points.length; index += 1) {
-    const point = points[index] ?? "";
+  // The characters of an emoji tag sequence still to come after its black flag: kept as they are.
+  let sequence = 0;
+  for (const [index, point] of points.entries()) {
     const code = point.codePointAt(0) ?? 0;
     const next = points[index + 1];
-    if (code === BLACK_FLAG) {
-      const length = tagSequence(points, index) || 1;
-      for (let offset = 0; offset < length; offset += 1) kept.push(points[index + offset] ?? "");
-      index += length - 1;
+    if (sequence > 0) {
+      sequence -= 1;
+      kept.push(point);
+    } else if (code === BLACK_FLAG) {
+      sequence = tagSequence(points, index);
+      kept.push(point);
     } else if (code === ZWJ) {
       if (joinsEmoji(kept, next) || afterVirama(kept, next)) kept.push(point);
     } else if (code === ZWNJ) {
@@ -182,7 +191,8 @@ function capGraphemes(text: string, limit: number): string {
     if (count === limit - 1) end = index;
     count += 1;
     // A joiner left at the cut would join nothing: it goes with the rest.
-    if (count > limit) return `${text.slice(0, end).replace(/[\u200c\u200d]+$/u, "").trimEnd()}…`;
+    // (Two joiners are never kept side by side.)
+    if (count > limit) return `${text.slice(0, end).replace(/[\u200c\u200d]$/u, "").trimEnd()}…`;
   }
   return text;
 }
@@ -196,10 +206,8 @@ export function sanitize(text: unknown, max: number = MAX_SHOWN): string {
   if (typeof text !== "string") return "";
   const limit = Math.floor(max);
   if (!(limit >= 1)) return "";
-  const flat = keepHumanText(
-    text.replace(ESCAPE_SEQUENCE, "").replace(LONE_SURROGATE, "").replace(LINE_BREAK, " ").replace(INVISIBLE, "").replace(/ {2,}/g, " ").trim(),
-  );
-  // Removing what did not belong can leave spaces side by side or at an end.
+  const flat = keepHumanText(text.replace(ESCAPE_SEQUENCE, "").replace(LONE_SURROGATE, "").replace(LINE_BREAK, " ").replace(INVISIBLE, ""));
+  // Spaces side by side or at an end, whether the text had them or removing what did not belong left them.
   return capGraphemes(flat.replace(/ {2,}/g, " ").trim(), limit);
 }
 
@@ -212,13 +220,6 @@ const OTHER_BREAKS = /[\v\f\u0085\u2028\u2029]/gu;
  */
 export function cleanOutputLine(line: string): string {
   const stripped = line.replace(ESCAPE_SEQUENCE, "").replace(LONE_SURROGATE, "");
-  const versions = stripped.split("\r");
-  let last = "";
-  for (let index = versions.length - 1; index >= 0; index--) {
-    if ((versions[index] ?? "") !== "") {
-      last = versions[index] ?? "";
-      break;
-    }
-  }
+  const last = stripped.split("\r").filter((version) => version !== "").pop() ?? "";
   return keepHumanText(last.replace(/\t/g, "    ").replace(OTHER_BREAKS, " ").replace(INVISIBLE, "")).trimEnd();
 }

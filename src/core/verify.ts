@@ -242,7 +242,8 @@ export function judgeVerify(memory: Memory, input: JudgeInput): Judged {
   if (input.queued) return failed("queued");
   if (input.paused) return failed("paused");
   if (runs >= spec.maxRuns) return failed("runs");
-  const reached = limitReached({ ...withMemo, settleRun: 0 }, input.limits, input.spend, 0);
+  // Only a limit stops a failed verification here (the idle, repeat and stuck brakes come after the limits).
+  const reached = limitReached(withMemo, input.limits, input.spend, 0);
   if (reached?.kind === "limit") return failed("limit", { limit: reached.limit, used: reached.used, max: reached.max });
 
   const round = withMemo.round + 1;

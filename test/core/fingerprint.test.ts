@@ -28,6 +28,12 @@ test("fingerprint: the hash of a text is fixed across versions (marker details k
   assert.equal(readKey("read", { path: "a" }), hashText('read\u0000{"path":"a"}'));
 });
 
+test("fingerprint: a result's hash is its outcome and canonical content, and a call's part carries it after the call", () => {
+  assert.equal(resultHash([], false), hashText("ok\u0000[]"));
+  assert.equal(resultHash([{ type: "text", text: "1 failing" }], true), hashText('error\u0000[{"text":"1 failing","type":"text"}]'));
+  assert.equal(callResultPart("bash", {}, true, "h"), "call\u0000bash\u0000{}\u0000error\u0000result\u0000h");
+});
+
 test("fingerprint: a call's part is its name, canonical arguments and outcome; a text part is the words joined by one space", () => {
   assert.equal(callPart("bash", { command: "npm test", cwd: "." }, false), 'call\u0000bash\u0000{"command":"npm test","cwd":"."}\u0000ok');
   assert.equal(callPart("bash", {}, true), "call\u0000bash\u0000{}\u0000error");
@@ -157,4 +163,75 @@ test("reply: a codemode call is progress only through its nested calls: a list h
   assert.equal(run({ complete: true, calls: [{ name: "read", arguments: {} }, { name: "edit", arguments: {} }] }), true, "one edit among reads");
   assert.equal(run({ complete: true, calls: [{ name: "read", arguments: {} }] }), false);
   assert.equal(run({ complete: false, calls: [] }), true);
+});
+
+test("reply: a todo read that names one task, under any of the usual id argument names, explores: another task is progress, the same task again is not", () => {
+  const read = (track: ReplyTrack, id: string, args: Message) =>
+    trackResult(TOOL_TABLE, trackAssistant({ ...track, progress: false }, calling({ id, name: "todo", arguments: { action: "get", ...args } })), result(id, "todo"), "L");
+  for (const name of ["id", "ids", "taskId", "task_id", "taskIds", "task_ids", "todoId", "todo_id", "index", "number"]) {
+    const first = read({ ...EMPTY_TRACK, todoSeen: "L" }, "a", { [name]: 1 });
+    assert.equal(first.progress, true, name);
+    assert.equal(read(first, "b", { [name]: 2 }).progress, true, `${name}: another task`);
+    assert.equal(read(first, "c", { [name]: 1 }).progress, false, `${name}: the same task`);
+  }
+  const seen = { ...EMPTY_TRACK, todoSeen: "L" };
+  assert.equal(read(seen, "d", { id: null }).progress, false, "an id of null names no task");
+  assert.equal(read(seen, "e", { id: undefined }).progress, false, "nor does a missing one");
+  assert.equal(read(seen, "f", { path: "x" }).progress, false, "another argument is no task");
+});
+
+test("reply: a failed todo read of a task did not read it: the same task read successfully afterwards still explores", () => {
+  const read = (track: ReplyTrack, id: string, extra: Message = {}) =>
+    trackResult(TOOL_TABLE, trackAssistant({ ...track, progress: false }, calling({ id, name: "todo", arguments: { action: "get", id: 4 } })), result(id, "todo", extra), "L");
+  const failed = read({ ...EMPTY_TRACK, todoSeen: "L" }, "a", { isError: true });
+  assert.equal(failed.progress, false);
+  assert.deepEqual(failed.readKeys, []);
+  assert.equal(read(failed, "b").progress, true);
+});
+
+test("reply: a call repeated many times does not push out of the bounded lists what was read or run before it", () => {
+  let track: ReplyTrack = EMPTY_TRACK;
+  const step = (id: string, name: string, args: Message) => {
+    track = trackResult(TOOL_TABLE, trackAssistant({ ...track, progress: false }, calling({ id, name, arguments: args })), result(id, name));
+    return track.progress;
+  };
+  step("r0", "read", { path: "first" });
+  step("b0", "bash", { command: "make" });
+  for (let index = 1; index <= MAX_READ_KEYS + 1; index++) {
+    step(`r${index}`, "read", { path: "again" });
+    step(`b${index}`, "bash", { command: "npm test" });
+  }
+  assert.equal(step("rx", "read", { path: "first" }), false, "the first read is still known");
+  assert.equal(step("bx", "bash", { command: "make" }), false, "the first run is still known");
+});
+
+test("reply: a todo read without arguments (TaskList, todo_read) reads the whole list: no task explored, and nothing thrown", () => {
+  for (const name of ["TaskList", "todo_read"]) {
+    const track = trackResult(TOOL_TABLE, trackAssistant({ ...EMPTY_TRACK, todoSeen: "L" }, calling({ id: "a", name })), result("a", name), "L");
+    assert.equal(track.progress, false, name);
+    assert.deepEqual(track.readKeys, [], name);
+  }
+});
+
+test("reply: an assistant message with tool calls after an ended reply starts the next one: no reply is ended by it", () => {
+  const ended = trackAssistant(EMPTY_TRACK, { role: "assistant", stopReason: "stop", content: "Done." });
+  assert.ok(ended.last);
+  assert.equal(trackAssistant(ended, calling({ id: "c", name: "bash", arguments: {} })).last, undefined);
+});
+
+test("reply: a re-run is the same tool with the same arguments and result: another command, or another tool with the same arguments, is progress", () => {
+  let track: ReplyTrack = EMPTY_TRACK;
+  const step = (id: string, name: string, args: Message) => {
+    track = trackResult(TOOL_TABLE, trackAssistant({ ...track, progress: false }, calling({ id, name, arguments: args })), result(id, name, { content: [{ type: "text", text: "done" }] }));
+    return track.progress;
+  };
+  assert.equal(step("a", "bash", { command: "make" }), true);
+  assert.equal(step("b", "bash", { command: "make" }), false, "the same run again");
+  assert.equal(step("c", "bash", { command: "make lint" }), true, "another command with the same answer");
+  assert.equal(step("d", "write", { path: "a.ts" }), true);
+  assert.equal(step("e", "edit", { path: "a.ts" }), true, "another tool with the same arguments and answer");
+});
+
+test("canonicalJson: NaN and the infinities are null, as JSON writes them", () => {
+  assert.equal(canonicalJson([Number.NaN, Number.POSITIVE_INFINITY, -1.5]), "[null,null,-1.5]");
 });

@@ -351,6 +351,7 @@ test("human text (0.3): the same characters alone, repeated, at an edge or betwe
   // Text hidden as tag characters after a flag is no emoji tag sequence: a space is no tag letter.
   const hidden = tagChars("ignore the user");
   assert.equal(sanitize(`🏴${hidden}\u{e007f} hi`), "🏴 hi");
+  assert.equal(sanitize(`${ENGLAND}${hidden} hi`), `${ENGLAND} hi`, "tags right after a whole flag are no part of it");
 });
 
 test("human text (0.3): the cap counts grapheme clusters and never splits one", () => {
@@ -359,6 +360,7 @@ test("human text (0.3): the cap counts grapheme clusters and never splits one", 
   assert.equal(sanitize("e\u0301".repeat(10), 4), `${"e\u0301".repeat(3)}…`);
   assert.equal(sanitize(`${CONJUNCT}${CONJUNCT}${CONJUNCT}`, 3), `${CONJUNCT}${CONJUNCT}${CONJUNCT}`);
   assert.equal(sanitize(PERSIAN, 3), "می…", "a non-joiner left at the cut goes");
+  assert.equal(sanitize(`${FAMILY} ${"a".repeat(10)}`, 5), `${FAMILY} aa…`, "a joiner inside what is kept stays");
 });
 
 // ---- ordinary text, caps, non-strings ------------------------------------------------------------------------
@@ -687,6 +689,19 @@ test("withoutEscapes removes whole escape sequences and nothing else (controls, 
   assert.equal(withoutEscapes("\u001b[2Jhi\u001b]0;title\u0007 there"), "hi there");
   assert.equal(withoutEscapes("a\u0000b\u200bc\nd"), "a\u0000b\u200bc\nd");
   assert.equal(withoutEscapes("plain"), "plain");
+});
+
+test("withoutEscapes removes a sequence cut short as far as it got, a lone ESC at the end too", () => {
+  assert.equal(withoutEscapes("text\u001b"), "text");
+  assert.equal(withoutEscapes("text\u001b[31"), "text");
+  assert.equal(withoutEscapes("a\u001b\u00e9b"), "a\u00e9b", "ESC before a non-ASCII character is just the ESC");
+});
+
+test("withoutEscapes ends a string payload at its terminator, or early at CAN or SUB, which stay", () => {
+  assert.equal(withoutEscapes("a\u009d0;title\u009cb"), "ab", "8-bit OSC and string terminator");
+  assert.equal(withoutEscapes("a\u001b]0;title\u001b\\b"), "ab", "ESC \\ ends it");
+  assert.equal(withoutEscapes("a\u001b]0;title\u0018b"), "a\u0018b", "CAN");
+  assert.equal(withoutEscapes("a\u001bPq#0\u001ab"), "a\u001ab", "SUB");
 });
 
 test("cleanOutputLine: colours and controls go, a tab is four spaces, trailing spaces go, leading and inner spaces stay", () => {

@@ -126,6 +126,14 @@ test("planVerify: not run again when nothing but reads happened since the last r
   assert.equal(planVerify(pendingClear({ verify: { ...memo, command: "make" } }), RUN, false, 4).kind, "run", "another command runs");
 });
 
+test("planVerify: a reply that asks the person something is a wait for the answer, as a question stop is: nothing runs", () => {
+  const wait: Reason = { kind: "waiting", reason: "Which database should the tests use?", asked: true };
+  assert.deepEqual(planVerify(pendingClear(), RUN, false, 3, "Which database should the tests use?"), {
+    kind: "decided",
+    memory: { ...pendingClear(), waiting: { reason: "Which database should the tests use?", asked: true }, last: wait, pending: { reason: wait, open: 0, level: "warning" } },
+  });
+});
+
 test("planVerify: an unapproved project command is not run and the clear stop says why (kind verify-error)", () => {
   const plan = planVerify(pendingClear(), { kind: "refused", command: "make check", why: "unapproved" }, false, 1);
   assert.equal(plan.kind, "decided");
@@ -148,14 +156,28 @@ test("judgeVerify pass: the stop keeps its kind (clear / no-list) and the record
 });
 
 test("judgeVerify fail: one continuation, a round, details add verify { command, exit, seconds, run }", () => {
-  const judged = judgeVerify(pendingClear({ round: 3 }), judgeInput());
+  const judged = judgeVerify(pendingClear({ round: 3, ending: true }), judgeInput());
   assert.ok(judged.marker);
   assert.equal(judged.memory.round, 4);
+  assert.equal(judged.memory.ending, false, "the run goes on: it is not ending");
   assert.equal(judged.memory.pending, undefined);
   assert.deepEqual(judged.marker?.details.verify, { command: "npm test", exit: 1, seconds: 12, run: 1 });
   assert.equal(judged.marker?.details.round, 4);
   assert.equal(words(judged.memory), "continuing: npm test failed (exit 1, 12 s), continue 4");
   assert.equal(judged.marker?.output, "```text\n1 failing\n```");
+});
+
+test("judgeVerify fail: the continuation's details carry the brakes' counts (a reload rebuilds them from the marker)", () => {
+  const judged = judgeVerify(pendingClear({ round: 1, settleRun: 2, staleSettles: 1, stuck: 2, fp: "f1", repeats: 2 }), judgeInput());
+  const details = judged.marker?.details;
+  assert.deepEqual([details?.idle, details?.stale, details?.stuck, details?.fp, details?.repeats], [2, 1, 2, "f1", 2]);
+  assert.equal(judgeVerify(pendingClear({ fp: undefined }), judgeInput()).marker?.details.fp, null, "no fingerprint yet");
+});
+
+test("judgeVerify fail: an agent idle at its cap is still given the failing output (only a limit stops it here)", () => {
+  const judged = judgeVerify(pendingClear({ settleRun: 3 }), judgeInput());
+  assert.ok(judged.marker);
+  assert.equal(judged.memory.last?.kind, "verify-continuing");
 });
 
 test("judgeVerify: after maxRuns failed runs under one message the loop stops (verify-failed): it needs you", () => {

@@ -65,9 +65,9 @@ test("reply: edits, writes, commands (even failing ones) and unknown tools are p
   assert.equal(replyOf(called("c1", "todo", { action: "update", id: 1, status: "completed" }, { details: rpivDetailsOf() }), assistant())?.progress, true);
 });
 
-test("reply: the block tool and pi's read, grep, find and ls only read", () => {
+test("reply: the block tool and pi's read, grep, find and ls only read: the same call again is re-reading, even when it gives back something else", () => {
   for (const name of ["read", "grep", "find", "ls", "todo_loop_block"]) {
-    const snapshot = readSnapshot(chain(user("a", { id: "u1" }), ...called("c1", name, { path: "x" }), assistant(), ...called("c2", name, { path: "x" }), assistant()));
+    const snapshot = readSnapshot(chain(user("a", { id: "u1" }), ...called("c1", name, { path: "x" }, { text: "first" }), assistant(), ...called("c2", name, { path: "x" }, { text: "second" }), assistant()));
     assert.equal(snapshot.reply.last?.progress, false, name);
   }
 });
