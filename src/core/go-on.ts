@@ -60,7 +60,7 @@ const BY_LENGTH: ReadonlyArray<{ readonly text: string; readonly goOn: boolean }
 const MAX_CHARS = 80;
 const MAX_WORDS = 10;
 
-/** Lower case, compatibility forms folded; hyphens and apostrophes split words; other punctuation, symbols and invisible characters go. */
+/** Lower case, compatibility forms folded; punctuation (hyphens and apostrophes too), symbols and invisible characters become spaces. */
 function normalise(text: string): string {
   return text
     .normalize("NFKC")
@@ -71,8 +71,11 @@ function normalise(text: string): string {
     .trim();
 }
 
-/** A letter that needs a space around a word (Latin, Cyrillic, …); CJK scripts run words together. */
-const SPACED = /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}\d]/u;
+/**
+ * A letter that needs a space around a word: the words above are Latin or Cyrillic; CJK scripts run words
+ * together. (A letter of any other script, or a digit, is in no word, so a message holding one never goes on.)
+ */
+const SPACED = /[\p{Script=Latin}\p{Script=Cyrillic}]/u;
 
 /** Whether the message only tells the agent to go on. */
 export function goesOn(text: unknown): boolean {
