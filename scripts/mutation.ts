@@ -105,7 +105,7 @@ const TARGETS: readonly Target[] = [
   { file: "src/core/work.ts", tests: WORK_TESTS, group: "core" },
   { file: "src/core/work-wake.ts", tests: ["test/loop/work-wait.test.ts"], group: "core" },
   { file: "src/core/child.ts", tests: ["test/child.test.ts"], group: "core" },
-  { file: "src/core/go-on.ts", tests: ["test/defects-words.test.ts"], group: "core" },
+  { file: "src/core/go-on.ts", tests: ["test/core/go-on.test.ts", "test/defects-words.test.ts", "test/state/earlier.test.ts", "test/state/session.test.ts"], group: "core" },
   { file: "src/core/limit-error.ts", tests: ["test/limit-error.test.ts", "test/limit-wait.test.ts"], group: "core" },
   { file: "src/core/limit-wait.ts", tests: ["test/limit-wait.test.ts", "test/limit-stop.test.ts"], group: "core" },
   { file: "src/core/limit-stop.ts", tests: ["test/limit-stop.test.ts"], group: "core" },

@@ -10,26 +10,29 @@
  * the docs instead" — is not.
  */
 
-/** The phrases that mean "go on", in their normalised form (see `normalise`). */
+/**
+ * The phrases that mean "go on", in their normalised form (see `normalise`). A phrase that is a shorter
+ * one and a filler ("继续吧" is "继续" and "吧", "weiter so" is "weiter" and "so") is read without being listed.
+ */
 const PHRASES: readonly string[] = [
   // English
   "continue", "continue on", "continue working", "continue with the rest", "continue with the tasks", "continue with the list",
   "keep going", "keep at it", "keep on", "keep working", "go on", "go ahead", "go", "carry on", "proceed", "resume",
   "next", "next one", "next task", "next step", "do the rest", "do the next one", "finish the rest", "the rest", "move on", "onward", "onwards",
   // Chinese
-  "继续", "繼續", "继续吧", "继续做", "继续下去", "继续干", "接着", "接著", "接着做", "接着来", "接著做", "下一个", "下一步", "下一個",
+  "继续", "繼續", "继续做", "继续下去", "继续干", "接着", "接著", "接着做", "接着来", "接著做", "下一个", "下一步", "下一個",
   "剩下的", "做完剩下的", "把剩下的做完", "剩下的也做了", "往下", "往下做",
   // Japanese
-  "続けて", "続けてください", "続けましょう", "続行", "続行して", "次", "次へ", "次に進んで", "進めて", "進めてください",
+  "続けて", "続けましょう", "続行", "続行して", "次", "次へ", "次に進んで", "進めて",
   "先に進んで", "残りもやって", "残りをやって", "残りも", "続き", "続きを", "続きをやって",
   // Russian
-  "продолжай", "продолжайте", "продолжи", "продолжим", "продолжить", "дальше", "давай дальше", "далее", "следующий",
+  "продолжай", "продолжайте", "продолжи", "продолжим", "продолжить", "дальше", "далее", "следующий",
   "следующая", "следующее", "вперёд", "вперед", "делай остальное", "сделай остальное", "остальное",
   // Spanish
-  "continúa", "continua", "continúe", "continuar", "sigue", "siga", "seguí", "adelante", "sigue adelante", "prosigue",
+  "continúa", "continua", "continúe", "continuar", "sigue", "siga", "seguí", "adelante", "prosigue",
   "siguiente", "el siguiente", "haz el resto", "lo demás", "el resto", "dale",
   // German
-  "weiter", "mach weiter", "machen sie weiter", "weitermachen", "weiter so", "fortfahren", "fahre fort", "fahr fort",
+  "weiter", "mach weiter", "machen sie weiter", "weitermachen", "fortfahren", "fahre fort", "fahr fort",
   "nächste", "nächster", "nächstes", "der nächste", "den rest", "mach den rest", "mach den rest fertig", "leg los",
   // French
   "continuez", "continuons", "vas y", "allez y", "la suite", "suivant", "suivante", "fais le reste", "faites le reste",
@@ -57,26 +60,28 @@ const BY_LENGTH: ReadonlyArray<{ readonly text: string; readonly goOn: boolean }
 const MAX_CHARS = 80;
 const MAX_WORDS = 10;
 
-/** Lower case, compatibility forms folded; hyphens and apostrophes split words; other punctuation, symbols and invisible characters go. */
+/** Lower case, compatibility forms folded; punctuation (hyphens and apostrophes too), symbols and invisible characters become spaces. */
 function normalise(text: string): string {
   return text
     .normalize("NFKC")
     .toLowerCase()
     .replace(/[\p{Cf}\p{Cc}]/gu, " ")
-    .replace(/[-‐‑–—'’`]/gu, " ")
     .replace(/[\p{P}\p{S}]/gu, " ")
     .replace(/\s+/gu, " ")
     .trim();
 }
 
-/** A letter that needs a space around a word (Latin, Cyrillic, …); CJK scripts run words together. */
-const SPACED = /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}\d]/u;
+/**
+ * A letter that needs a space around a word: the words above are Latin or Cyrillic; CJK scripts run words
+ * together. (A letter of any other script, or a digit, is in no word, so a message holding one never goes on.)
+ */
+const SPACED = /[\p{Script=Latin}\p{Script=Cyrillic}]/u;
 
 /** Whether the message only tells the agent to go on. */
 export function goesOn(text: unknown): boolean {
   if (typeof text !== "string") return false;
   const rest = normalise(text);
-  if (rest === "" || rest.length > MAX_CHARS || rest.split(" ").length > MAX_WORDS) return false;
+  if (rest.length > MAX_CHARS || rest.split(" ").length > MAX_WORDS) return false;
   let at = 0;
   let phrases = 0;
   while (at < rest.length) {
@@ -88,9 +93,10 @@ export function goesOn(text: unknown): boolean {
       if (!rest.startsWith(word, at)) return false;
       const after = rest[at + word.length];
       // A spaced word must end at a word boundary: "next" is not the start of "nextjs".
-      return after === undefined || after === " " || !SPACED.test(word.at(-1) ?? "") || !SPACED.test(after);
+      return after === undefined || !SPACED.test(word.at(-1) ?? "") || !SPACED.test(after);
     });
-    if (!match) return false;
+    // No word fits here (an empty word would not move the scan on, so it fits nowhere).
+    if (!match?.text) return false;
     if (match.goOn) phrases += 1;
     at += match.text.length;
   }
