@@ -389,12 +389,18 @@ export interface StatusView {
   readonly configExists?: boolean | undefined;
 }
 
+/** When a timer continues the run, for a usage-limit wait that has one (print and JSON mode have none). */
+function timerResumesAt(reason: Reason): number | undefined {
+  return reason.kind === "limit-wait" && reason.state === "waiting" && reason.timer ? reason.resumeAtMs : undefined;
+}
+
 function mode(view: StatusView): string {
   if (view.killSwitch) return `DISABLED (kill switch ${view.killSwitch})`;
   if (view.memory.paused) return "PAUSED";
   if (view.memory.waiting !== undefined) return "waiting";
   const { last } = view.memory;
-  if (last.kind === "limit-wait" && last.state === "waiting" && last.timer) return `waiting for the usage limit (continuing at ${clock(last.resumeAtMs)})`;
+  const resumeAt = timerResumesAt(last);
+  if (resumeAt !== undefined) return `waiting for the usage limit (continuing at ${clock(resumeAt)})`;
   if (view.memory.last.kind === "other-workflow") return "standing aside (another workflow drives the session)";
   if (last.kind === "waiting-work" && view.memory.pending === undefined) return "waiting on background work";
   if (view.memory.last.kind === "earlier") return "holding (the open tasks are from an earlier message)";
@@ -470,7 +476,8 @@ export function footerText(memory: Memory, list: ListState, limits: Limits, kill
   // Not continuing: the state first and the counts after, so a narrow terminal keeps the state (0.4).
   if (memory.paused) return `todo loop paused · ${open}`;
   const { last } = memory;
-  if (last.kind === "limit-wait" && last.state === "waiting" && last.timer && memory.pending === undefined) return `todo loop: ${limitFooterText(last.resumeAtMs)} · ${open}`;
+  const resumeAt = timerResumesAt(last);
+  if (resumeAt !== undefined && memory.pending === undefined) return `todo loop: ${limitFooterText(resumeAt)} · ${open}`;
   if (memory.last.kind === "other-workflow") return `todo loop: another workflow is driving · ${open}`;
   if (memory.waiting !== undefined) return `${FOOTER_STOPS.waiting} · ${open}`;
   if (last.kind === "waiting-work" && memory.pending === undefined) {
