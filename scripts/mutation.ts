@@ -93,8 +93,24 @@ const TARGETS: readonly Target[] = [
   },
   {
     file: "src/core/text.ts",
-    // The sentences of verification, reaching a person and the transcript are pinned where they are used.
-    tests: ["test/text.test.ts", "test/core/verify.test.ts", "test/verify-state.test.ts", "test/reach.test.ts", "test/host/render.test.ts"],
+    // The sentences of verification, reaching a person, the transcript, work in flight, usage limits,
+    // resumed runs and the workflow lock are pinned where they are used.
+    tests: [
+      "test/text.test.ts",
+      "test/core/verify.test.ts",
+      "test/verify-state.test.ts",
+      "test/reach.test.ts",
+      "test/defects-reach.test.ts",
+      "test/defects-words.test.ts",
+      "test/host/render.test.ts",
+      "test/loop/decide.test.ts",
+      "test/loop/commands.test.ts",
+      "test/loop/work-wait.test.ts",
+      "test/limit-wait.test.ts",
+      "test/limit-stop.test.ts",
+      "test/resume.test.ts",
+      "test/mutex.test.ts",
+    ],
     group: "core",
     excluded: ["StringLiteral"],
   },

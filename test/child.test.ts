@@ -10,7 +10,6 @@ import type { LiveSession } from "../src/core/child.ts";
 import { createChildren } from "../src/host/children.ts";
 import { parseConfig } from "../src/config.ts";
 import { exitStatus, planReach } from "../src/core/reach-plan.ts";
-import { childLine, childOffBlockText, childOffReply } from "../src/core/text.ts";
 import todoLoop from "../src/index.ts";
 import type { ContextLike } from "../src/core/pi-shapes.ts";
 import { createContext, createFakePi, createSession, isolatedDirs } from "./fake-pi.ts";
@@ -115,17 +114,6 @@ test("reach in a quiet child: no terminal bytes, no command, no stderr line, no 
     assert.equal(exitStatus(undefined, config, mode, true), undefined, "nor undoes one");
   }
   assert.equal(exitStatus(stop, config, "print"), 3, "a session that is no child sets it");
-});
-
-test("child wording: /todoloop names the rule and what the loop does there", () => {
-  assert.equal(
-    childLine("PI_SUBAGENT_CHILD", "quiet"),
-    "child session (PI_SUBAGENT_CHILD=1): quiet — no exit status, stderr line, notify command, terminal notification or footer; the todo-loop:stop event still fires",
-  );
-  assert.equal(childLine(SECOND_SESSION, "off"), 'child session (a second session in this process): the loop is off here (children: "off")');
-  assert.equal(childLine("TODO_LOOP_CHILD", "normal"), 'child session (TODO_LOOP_CHILD=1): treated like any session (children: "full")');
-  assert.equal(childOffReply("PI_CODE_SUBAGENT"), 'todo loop: off in this child session (PI_CODE_SUBAGENT=1, children: "off"); nothing changed');
-  assert.equal(childOffBlockText(SECOND_SESSION), "The todo loop is off in this child session (a second session in this process); there is no continuation to stop.");
 });
 
 // ---- the registry on contexts --------------------------------------------------------------------

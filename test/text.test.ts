@@ -599,3 +599,146 @@ test("status report: the earlier-message hold, brakes turned off and a fractiona
   assert.ok(off.some((line) => /^the same reply in a row: \d+ \(no limit\)$/.test(line)), off.join("\n"));
   assert.ok(off.some((line) => line.includes("limit 2.5 min")), off.join("\n"));
 });
+
+// ---- 0.4: work in flight, usage limits, resumed runs, another workflow, child sessions -----------------
+
+import { SECOND_SESSION } from "../src/core/child.ts";
+import { childLine, childOffBlockText, childOffReply, describeVerify, limitExhaustedText, resumeNotice, resumeQuestion, resumeSituation, workStatusLines } from "../src/core/text.ts";
+
+/** 15:42 local time, whatever the machine's time zone; NOW is 37 minutes before it. */
+const RESUME_AT = new Date(2026, 11, 5, 15, 42, 0).getTime();
+const NOW = RESUME_AT - 37 * 60_000;
+
+const WAITING_FOR_LIMIT: Reason = { kind: "limit-wait", state: "waiting", resumeAtMs: RESUME_AT, waitMinutes: 37, atMs: NOW, first: true, timer: true };
+const WAITING_HEADLESS: Reason = { ...WAITING_FOR_LIMIT, timer: false };
+const GAVE_UP: Reason = { kind: "limit-wait", state: "gave-up", why: "spent", capMinutes: 300, atMs: NOW };
+
+test("reason English of the 0.4 stops and waits: no progress, shutdown, a busy agent, work in flight, another workflow, usage limits", () => {
+  const cases: Array<[Reason, string]> = [
+    [{ kind: "stuck", replies: 5, open: 2 }, "stopped: 5 replies in a row without progress (no edits, commands, new reads or todo changes), 2 tasks still open; it may need you"],
+    [{ kind: "repeat", replies: 3, open: 2 }, "stopped: the agent gave the same reply 3 times in a row, 2 tasks still open; it may need you"],
+    [{ kind: "outcome", outcome: "aborted", shutdown: true }, "stopped: pi was shut down during the run (SIGTERM or SIGHUP)"],
+    [{ kind: "outcome", outcome: "aborted", shutdown: false }, "stopped: you stopped it (Escape)"],
+    [{ kind: "requested", started: false, kept: false }, "the agent is busy: pause and wait are lifted, and the loop goes on as usual when it next stops"],
+    [{ kind: "other-workflow" }, "not continuing: another workflow (a goal or a plan) drives the session"],
+    [{ kind: "earlier", open: 2, list: "abc" }, "not continuing: 2 tasks are open from an earlier message — /todoloop continue to go on with them"],
+    [{ kind: "waiting-work", jobs: 0, open: 2 }, "not continuing yet: the background work finished and its report is due, 2 tasks still open"],
+    [{ kind: "waiting-work", jobs: 1, open: 1 }, "waiting on 1 background job: the agent goes on when the work reports, 1 task still open"],
+    [{ kind: "work-timeout", minutes: 210, open: 2 }, "stopped: background work still running after 210 minutes, 2 tasks open; it may need you"],
+    [WAITING_FOR_LIMIT, "waiting for the usage limit: continuing at 15:42 (in 37 min) · /todoloop pause to cancel"],
+    [WAITING_HEADLESS, "stopped: usage limit reached: it resets about 15:42 (in 37 min); run pi -c then to continue"],
+    [GAVE_UP, "stopped: still rate limited after 300 minutes"],
+  ];
+  for (const [reason, english] of cases) assert.equal(describeReason(reason), english, english);
+});
+
+test("work that timed out names whole minutes from one on (rounded) and one decimal below, with the unit in the singular for one", () => {
+  const after = (minutes: number): string => describeReason({ kind: "work-timeout", minutes, open: 1 });
+  assert.equal(after(45.6), "stopped: background work still running after 46 minutes, 1 task open; it may need you");
+  assert.equal(after(1.2), "stopped: background work still running after 1 minute, 1 task open; it may need you");
+  assert.equal(after(2), "stopped: background work still running after 2 minutes, 1 task open; it may need you");
+  assert.equal(after(0.5), "stopped: background work still running after 0.5 minutes, 1 task open; it may need you");
+  assert.equal(stopHeadline({ kind: "work-timeout", minutes: 0.5, open: 1 }), "stopped: background work still running after 0.5 minutes");
+});
+
+test("/todoloop lists work in flight: a count, then at most ten by label, source and minutes, then how many more", () => {
+  const work = (count: number) => Array.from({ length: count }, (_, index) => ({ label: `job ${index + 1}`, sourceLabel: "pi-subagents", minutes: 65 }));
+  assert.deepEqual(workStatusLines([]), []);
+  assert.deepEqual(workStatusLines(work(1)), ["background work in flight: 1", "  job 1 (pi-subagents, 1 h 5 min)"]);
+  const ten = workStatusLines(work(10));
+  assert.equal(ten.length, 11, "ten are all named, with no 'and 0 more'");
+  assert.equal(ten[10], "  job 10 (pi-subagents, 1 h 5 min)");
+  const twelve = workStatusLines(work(12));
+  assert.equal(twelve[0], "background work in flight: 12");
+  assert.equal(twelve.length, 12);
+  assert.equal(twelve[10], "  job 10 (pi-subagents, 1 h 5 min)");
+  assert.equal(twelve[11], "  … and 2 more");
+});
+
+test("status report: the mode line while waiting for a usage limit, on work in flight, and under another workflow", () => {
+  const modeOf = (last: Reason, extra: Partial<Memory> = {}): string | undefined => statusText(view({ memory: memory({ last, ...extra }) })).split("\n")[0];
+  assert.equal(modeOf(WAITING_FOR_LIMIT), "todo loop: waiting for the usage limit (continuing at 15:42)");
+  assert.equal(modeOf(WAITING_HEADLESS), "todo loop: stopped", "with no timer nothing continues the run");
+  assert.equal(modeOf(GAVE_UP), "todo loop: stopped");
+  assert.equal(modeOf({ kind: "other-workflow" }), "todo loop: standing aside (another workflow drives the session)");
+  assert.equal(modeOf({ kind: "waiting-work", jobs: 2, open: 2 }), "todo loop: waiting on background work");
+  const reason: Reason = { kind: "outcome", outcome: "error" };
+  assert.equal(modeOf({ kind: "waiting-work", jobs: 2, open: 2 }, { pending: { reason, open: 2, level: "warning" } }), "todo loop: active", "a stop still pending: the run may go on");
+});
+
+test("status report: a count at its cap reads 'of' it; past it (only at your request) it says so", () => {
+  const lines = statusText(view({ memory: memory({ round: 3, settleRun: 3, stuck: 6 }), limits: { ...DEFAULT_CONFIG, maxRounds: 3 } })).split("\n");
+  assert.equal(lines[1], "continuations for this message: 3 of 3");
+  assert.equal(lines[3], "replies in a row without doing anything: 3 of 3");
+  assert.equal(lines[4], "replies in a row without progress: 6 (limit 5, at your request)");
+});
+
+test("footer while waiting: a usage limit with a timer says when it resumes; without one, or given up, it names the stop; work in flight counts its jobs", () => {
+  const footer = (last: Reason, extra: Partial<Memory> = {}): string | undefined => footerText(memory({ round: 2, last, ...extra }), LIST, DEFAULT_CONFIG, undefined);
+  assert.equal(footer(WAITING_FOR_LIMIT), "todo loop: resumes at 15:42 · todo 2 of 5 open");
+  assert.equal(footer(WAITING_HEADLESS), "todo loop stopped: usage limit · todo 2 of 5 open");
+  assert.equal(footer(GAVE_UP), "todo loop stopped: usage limit · todo 2 of 5 open");
+  assert.equal(footer({ kind: "other-workflow" }), "todo loop: another workflow is driving · todo 2 of 5 open");
+  assert.equal(footer({ kind: "waiting-work", jobs: 2, open: 2 }), "todo loop: waiting on 2 background jobs · todo 2 of 5 open");
+  assert.equal(footer({ kind: "waiting-work", jobs: 1, open: 2 }), "todo loop: waiting on 1 background job · todo 2 of 5 open");
+  assert.equal(footer({ kind: "waiting-work", jobs: 0, open: 2 }), "todo loop: background work finished · todo 2 of 5 open");
+  assert.equal(footer({ kind: "work-timeout", minutes: 210, open: 2 }), "todo loop stopped: background work · todo 2 of 5 open");
+});
+
+test("footer while a stop is still pending after a wait (on a usage limit or on work) keeps the running count", () => {
+  const error: Reason = { kind: "outcome", outcome: "error" };
+  const pending = { reason: error, open: 2, level: "warning" as const };
+  for (const last of [WAITING_FOR_LIMIT, { kind: "waiting-work", jobs: 2, open: 2 } as const]) {
+    assert.equal(footerText(memory({ round: 2, last, pending }), LIST, DEFAULT_CONFIG, undefined), "todo 2 of 5 open · continue 2", last.kind);
+  }
+});
+
+test("a wait the usage limit would take past maxLimitWaitMinutes names the reset time and the cap as it was set", () => {
+  const reset = RESUME_AT + 5 * 60 * 60_000;
+  assert.equal(limitExhaustedText({ why: "too-far", capMinutes: 300, resetAtMs: reset }, RESUME_AT), "the usage limit resets at 20:42 (in 5 h), past the 300 minutes of maxLimitWaitMinutes");
+  assert.equal(limitExhaustedText({ why: "too-far", capMinutes: 1, resetAtMs: reset }, RESUME_AT), "the usage limit resets at 20:42 (in 5 h), past the 1 minute of maxLimitWaitMinutes");
+  assert.equal(limitExhaustedText({ why: "too-far", capMinutes: 1.25, resetAtMs: reset }, RESUME_AT), "the usage limit resets at 20:42 (in 5 h), past the 1.25 minutes of maxLimitWaitMinutes");
+  assert.equal(limitExhaustedText({ why: "too-far", capMinutes: 0.05 }, NOW), "still rate limited after 0.05 minutes", "no reset time known");
+  assert.equal(limitExhaustedText({ why: "too-far", capMinutes: 300, resetAtMs: Number.NaN }, NOW), "still rate limited after 300 minutes", "a reset time that is no time");
+  assert.equal(limitExhaustedText({ why: "spent", capMinutes: 300, resetAtMs: reset }, NOW), "still rate limited after 300 minutes", "the waits spent the cap");
+});
+
+test("a resumed session's question and notice say how the last run ended and how many tasks are open", () => {
+  assert.equal(resumeSituation({ cause: "died", open: 1, total: 1 }), "The last run stopped with 1 of 1 task open when pi exited.");
+  assert.equal(resumeSituation({ cause: "limit-passed", open: 3, total: 4 }), "The last run was waiting for the usage limit with 3 of 4 tasks open when pi exited; its time has passed.");
+  assert.equal(resumeQuestion({ cause: "died", open: 2, total: 5 }), "The last run stopped with 2 of 5 tasks open when pi exited. Continue now?");
+  assert.equal(
+    resumeNotice({ cause: "limit-passed", open: 3, total: 4 }),
+    "todo loop: the last run was waiting for the usage limit with 3 of 4 tasks open when pi exited; its time has passed. /todoloop continue picks it up.",
+  );
+});
+
+test("child wording: /todoloop names the rule and what the loop does there", () => {
+  assert.equal(
+    childLine("PI_SUBAGENT_CHILD", "quiet"),
+    "child session (PI_SUBAGENT_CHILD=1): quiet — no exit status, stderr line, notify command, terminal notification or footer; the todo-loop:stop event still fires",
+  );
+  assert.equal(childLine(SECOND_SESSION, "off"), 'child session (a second session in this process): the loop is off here (children: "off")');
+  assert.equal(childLine("TODO_LOOP_CHILD", "normal"), 'child session (TODO_LOOP_CHILD=1): treated like any session (children: "full")');
+  assert.equal(childOffReply("PI_CODE_SUBAGENT"), 'todo loop: off in this child session (PI_CODE_SUBAGENT=1, children: "off"); nothing changed');
+  assert.equal(childOffBlockText(SECOND_SESSION), "The todo loop is off in this child session (a second session in this process); there is no continuation to stop.");
+});
+
+
+test("status report: a minute limit of an hour or more reads in hours, as the spend beside it does", () => {
+  const lines = statusText(view({ limits: { ...DEFAULT_CONFIG, maxMinutes: 90 }, spend: { tokens: 0, cost: 0, minutes: 61 } })).split("\n");
+  assert.equal(lines[7], "spend since your message: 0 tokens (no limit), $0.0000 (no limit), 1 h 1 min (limit 1 h 30 min)");
+});
+
+test("a reason, notice, list or child conduct of a kind this version does not know is an error, never a sentence that reads 'undefined'", () => {
+  const unknown = "from-a-newer-version" as never;
+  const ofUnknownKind = { kind: unknown } as never;
+  assert.throws(() => describeReason(ofUnknownKind), /unexpected value/);
+  assert.throws(() => describeReason({ kind: "limit", limit: unknown, used: 1, max: 1, open: 1, stale: 0 }), /unexpected value/);
+  assert.throws(() => describeReason({ kind: "verify-error", command: "npm test", why: unknown, detail: "", base: "clear" }), /unexpected value/);
+  assert.throws(() => describeReason({ kind: "verify-failed", command: "npm test", exit: 1, seconds: 2, runs: 1, why: unknown }), /unexpected value/);
+  assert.throws(() => describeVerify(ofUnknownKind), /unexpected value/);
+  assert.throws(() => describeNotice(ofUnknownKind, CONFIG), /unexpected value/);
+  assert.throws(() => statusText(view({ list: ofUnknownKind })), /unexpected value/);
+  assert.throws(() => childLine("TODO_LOOP_CHILD", unknown), /unexpected value/);
+});

@@ -43,7 +43,7 @@ const STALE: Record<StaleWhy, string> = {
  */
 function minutes(value: number): string {
   const rounded = Math.round(value * 10) / 10;
-  if (rounded === 0 && value > 0) return String(Number(value.toPrecision(2)));
+  if (rounded === 0) return String(Number(value.toPrecision(2)));
   return Number.isInteger(rounded) ? String(rounded) : rounded.toFixed(1);
 }
 
@@ -156,7 +156,10 @@ export function secondsText(seconds: number): string {
   return `${Math.floor(whole / 60)} min${rest === 0 ? "" : ` ${rest} s`}`;
 }
 
-function verifyErrorText(why: VerifyErrorWhy, detail: string | undefined): string {
+/** The reasons of a project command that was not run: they keep the stop's own words (`NOT_RUN`). */
+type NotRunWhy = "unapproved" | "changed" | "hidden-characters" | "untrusted";
+
+function verifyErrorText(why: Exclude<VerifyErrorWhy, NotRunWhy>, detail: string | undefined): string {
   switch (why) {
     case "timeout": {
       const value = Number(detail);
@@ -172,17 +175,12 @@ function verifyErrorText(why: VerifyErrorWhy, detail: string | undefined): strin
       return `killed by ${sanitize(detail ?? "", 20) || "a signal"}`;
     case "aborted":
       return "you stopped it (Escape)";
-    case "unapproved":
-    case "changed":
-    case "hidden-characters":
-    case "untrusted":
-      return "";
     default:
       return assertNever(why);
   }
 }
 
-const NOT_RUN: Record<Extract<VerifyErrorWhy, "unapproved" | "changed" | "hidden-characters" | "untrusted">, string> = {
+const NOT_RUN: Record<NotRunWhy, string> = {
   unapproved: "not verified: the project's command needs /todoloop verify approve",
   changed: "not verified: the project's command changed since you approved it; it needs /todoloop verify approve",
   "hidden-characters": "not verified: the project's command holds control or invisible characters, so it is refused",
@@ -391,12 +389,18 @@ export interface StatusView {
   readonly configExists?: boolean | undefined;
 }
 
+/** When a timer continues the run, for a usage-limit wait that has one (print and JSON mode have none). */
+function timerResumesAt(reason: Reason): number | undefined {
+  return reason.kind === "limit-wait" && reason.state === "waiting" && reason.timer ? reason.resumeAtMs : undefined;
+}
+
 function mode(view: StatusView): string {
   if (view.killSwitch) return `DISABLED (kill switch ${view.killSwitch})`;
   if (view.memory.paused) return "PAUSED";
   if (view.memory.waiting !== undefined) return "waiting";
   const { last } = view.memory;
-  if (last.kind === "limit-wait" && last.state === "waiting" && last.timer) return `waiting for the usage limit (continuing at ${clock(last.resumeAtMs)})`;
+  const resumeAt = timerResumesAt(last);
+  if (resumeAt !== undefined) return `waiting for the usage limit (continuing at ${clock(resumeAt)})`;
   if (view.memory.last.kind === "other-workflow") return "standing aside (another workflow drives the session)";
   if (last.kind === "waiting-work" && view.memory.pending === undefined) return "waiting on background work";
   if (view.memory.last.kind === "earlier") return "holding (the open tasks are from an earlier message)";
@@ -436,7 +440,7 @@ export function statusText(view: StatusView): string {
   const tokenLimit = limits.maxTokens === null ? "no limit" : `limit ${tokens(limits.maxTokens)}`;
   const costLimit = limits.maxCost === null ? "no limit" : `limit ${money(limits.maxCost)}`;
   const minuteLimit = limits.maxMinutes === null ? "no limit" : `limit ${limitDuration(limits.maxMinutes)}`;
-  const spent = spend.minutes === undefined ? 0 : spend.minutes;
+  const spent = spend.minutes ?? 0;
   const lines = [
     `todo loop: ${mode(view)}`,
     `continuations for this message: ${countOf(memory.round, limits.maxRounds)}`,
@@ -472,7 +476,8 @@ export function footerText(memory: Memory, list: ListState, limits: Limits, kill
   // Not continuing: the state first and the counts after, so a narrow terminal keeps the state (0.4).
   if (memory.paused) return `todo loop paused · ${open}`;
   const { last } = memory;
-  if (last.kind === "limit-wait" && last.state === "waiting" && last.timer && memory.pending === undefined) return `todo loop: ${limitFooterText(last.resumeAtMs)} · ${open}`;
+  const resumeAt = timerResumesAt(last);
+  if (resumeAt !== undefined && memory.pending === undefined) return `todo loop: ${limitFooterText(resumeAt)} · ${open}`;
   if (memory.last.kind === "other-workflow") return `todo loop: another workflow is driving · ${open}`;
   if (memory.waiting !== undefined) return `${FOOTER_STOPS.waiting} · ${open}`;
   if (last.kind === "waiting-work" && memory.pending === undefined) {
@@ -506,6 +511,9 @@ const FOOTER_STOPS: Record<StopKind, string> = {
   "work-timeout": "todo loop stopped: background work",
 };
 
+/** The same names by key, for a key read back from the branch (a Map: no key reaches Object's own properties). */
+const FOOTER_NAMES: ReadonlyMap<string, string> = new Map(Object.entries(FOOTER_STOPS));
+
 /**
  * The stop the footer names, if the loop is stopped: the memory's `last` reason when it is a stop that
  * is no longer pending (pending: the run may still go on — a retry, a queued message), else, for a memory
@@ -518,8 +526,7 @@ function footerStop(memory: Memory): string | undefined {
   const kind = stopKind(last);
   if (kind !== undefined) return FOOTER_STOPS[kind];
   if (last.kind !== "none") return undefined;
-  const key = memory.announced.at(-1)?.split(":")[0];
-  return key !== undefined && Object.hasOwn(FOOTER_STOPS, key) ? FOOTER_STOPS[key as StopKind] : undefined;
+  return FOOTER_NAMES.get(memory.announced.at(-1)?.split(":")[0] ?? "");
 }
 
 /** A continuation count and its cap: `continue 3`, `continue 3/12`; past the cap (only at your request) `continue 3 (limit 2, at your request)`. */
@@ -538,9 +545,9 @@ export function duration(value: number): string {
   return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }
 
-/** A configured minute limit: whole minutes as `duration()` says them, a fraction as it was set (`0.5 min`). */
+/** A configured minute limit (more than 0): whole minutes as `duration()` says them, a fraction as it was set (`0.5 min`). */
 function limitDuration(value: number): string {
-  return Number.isInteger(value) && value >= 1 ? duration(value) : `${minutes(value)} min`;
+  return Number.isInteger(value) ? duration(value) : `${minutes(value)} min`;
 }
 
 function clock(time: number): string {
@@ -552,7 +559,7 @@ function clock(time: number): string {
 function anchorLine(anchor: string, time: number | undefined, text: string | undefined): string {
   if (anchor === "") return "no message yet";
   const when = time !== undefined && Number.isFinite(time) ? `your message of ${clock(time)}` : "your latest message";
-  const words = text === undefined ? "" : sanitize(text, ANCHOR_CHARS);
+  const words = sanitize(text ?? "", ANCHOR_CHARS);
   return words === "" ? when : `${when} ("${words}")`;
 }
 
@@ -696,9 +703,8 @@ export function stopHeadline(reason: Reason): string {
   // The no-progress stop's explanation of what counts as progress is for the transcript, not a headline.
   if (reason.kind === "stuck") return `stopped: ${plural(reason.replies, "reply", "replies")} in a row without progress`;
   if (reason.kind === "work-timeout") return `stopped: ${workTimeoutText(reason.minutes)}`;
-  return describeReason(reason)
-    .replace(/, \d+ tasks? still open\b.*$/, "")
-    .replace(/;? (?:the agent|it) may need you$/, "");
+  // Every other reason that says "it may need you" says it after its task count, so one cut takes both.
+  return describeReason(reason).replace(/, \d+ tasks? still open\b.*/, "");
 }
 
 /** The model's own words a stop carries (its question, its block reason), sanitised; null when it carries none. */
@@ -714,7 +720,7 @@ export function stopDetail(reason: Reason, max: number): string | null {
  */
 export function reachText(reason: Reason, open: number, total: number): string {
   const head = reason.kind === "waiting" ? sanitize(describeReason(reason), 300) : stopHeadline(reason);
-  return open > 0 && total > 0 ? `${head}, ${open} of ${plural(total, "task")} open` : head;
+  return open > 0 ? `${head}, ${open} of ${plural(total, "task")} open` : head;
 }
 
 /** The one stderr line of a print/JSON run that stopped needing the person: `todo loop: stopped: …, 2 of 5 tasks open`. */
