@@ -21,6 +21,7 @@ test("asks: a question followed by an emoji, closing emphasis or both is still a
     [`${DONE}\n\n**Shall I start on the importer?** 🎉✨`, "Shall I start on the importer?"],
     [`${DONE}\n\n__Shall I start on the importer?__ 👍🏽`, "Shall I start on the importer?"],
     [`${DONE}\n\nShall I start on the importer? 👩‍💻`, "Shall I start on the importer?"],
+    ["完成了。要我继续吗？1. 是", "要我继续吗？"],
     ["导出器已完成。要我接着写导入器吗？🚀", "导出器已完成。要我接着写导入器吗？"],
     ["Экспорт готов. Начать импорт? ✅", "Экспорт готов. Начать импорт?"],
     ["Soll ich mit dem Import weitermachen? 🙂", "Soll ich mit dem Import weitermachen?"],
@@ -252,6 +253,9 @@ test("acts: asked to test what was built, in English, Chinese, Japanese, Russian
     ["Готово. Протестируйте, пожалуйста.", "Протестируйте, пожалуйста."],
     ["Fertig. Teste es bitte.", "Teste es bitte."],
     ["C'est prêt. Testez-le maintenant.", "Testez-le maintenant."],
+    ["Fertig. Bitte testen Sie die Anmeldung.", "Bitte testen Sie die Anmeldung."],
+    ["Fertig. Testen Sie bitte die neue Seite.", "Testen Sie bitte die neue Seite."],
+    ["Fertig. Bitte teste den Login jetzt.", "Bitte teste den Login jetzt."],
   ]);
   none([
     `${DONE} Test it by running \`npm test\`.`,
@@ -641,6 +645,13 @@ test("not a wait: a rhetorical question, a question word with only the agent in 
     "修复完成。我已经请测试组检查过了。",
     "修正しました。チームにテストしてくださいと依頼しました。",
     "修正しました。チームにテストしてみてくださいと伝えました。",
+    "修正しました。チームにテストして下さいと依頼しました。",
+    "修正しました。チームにテストしてみて下さいと伝えました。",
+    "修复完成。我昨天已经请您测试过这个版本了。",
+    "修复完成。同事说他会请你测试新版本。",
+    "修复完成。上周我已经请您测一下性能了。",
+    "修复完成。我请测一下数据库的同事帮忙了。",
+    "Fertig. Teste den Parser mit echten Daten, sobald er fertig ist, schreibe ich die Doku.",
   ]);
 });
 

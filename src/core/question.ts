@@ -662,7 +662,9 @@ const TEST_REQUEST = anyOf(
   /^请测试|^请您测试|^请你测试|^请测一下|^请您测一下/.source,
   /テストしてください$|テストして下さい$|テストしてみてください$|テストしてみて下さい$/.source,
   `^${whole(/протестируйте|протестируй/)}(?:\\s+${whole(/это|его|её|их|изменения|приложение|страницу/)})?(?:,?\\s+пожалуйста)?$`,
-  `^${whole(/teste|testen sie/)}(?:\\s+${whole(/es|das|sie|die änderung|die änderungen|die app/)})?(?:\\s+${whole(/bitte|jetzt|mal/)})*$`,
+  `^(?:bitte\\s+)?${whole(/teste|testen sie/)}(?:\\s+bitte)?(?:\\s+(?:${whole(/es|das|sie/)}|${whole(/die|den|das/)}(?:\\s+[\\p{L}-]+)?\\s+${whole(
+    /änderung|änderungen|app|anwendung|seite|anmeldung|funktion|oberfläche|version|korrektur|formular|schaltfläche|login/,
+  )}))?(?:\\s+${whole(/bitte|jetzt|mal/)})*$`,
   /^bitte testen$/.source,
   `^${whole(/merci de tester|veuillez tester|testez|testez-le|testez-la|testez-les|teste|teste-le|teste-la|teste-les/)}(?:\\s+${whole(/maintenant|s'il vous plaît|s’il vous plaît|s'il te plaît|s’il te plaît/)})?$`,
 );
