@@ -343,3 +343,17 @@ test("applyCommand: a continue that starts a run is work for this message, and i
   assert.equal(started.memory.hadWork, true);
   assert.equal(started.marker?.hint, false);
 });
+
+test("decide: the memory says the run is ending only at a settle that does not continue", () => {
+  const goesOn = run(input({ memory: seen() }));
+  assert.equal(goesOn.continue, true);
+  assert.equal(goesOn.memory.ending, false, "a settle that continues");
+  const stops = run(input({ memory: seen(), list: CLEAR }));
+  assert.equal(stops.continue, false);
+  assert.equal(stops.memory.ending, true, "a settle that stops");
+  for (const list of [LIST, CLEAR]) {
+    const working = run(input({ memory: seen(), list, turn: toolTurn() }));
+    assert.equal(working.continue, false);
+    assert.equal(working.memory.ending, false, `a turn with tool results (${list.open} open)`);
+  }
+});
