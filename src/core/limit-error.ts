@@ -4,6 +4,7 @@
  * the error text and the error's time in, plain data out. The texts each provider produces through pi,
  * and why the rule reads only the error's own words, are in docs/dev/limits-and-restarts.md.
  */
+import { isFiniteNumber } from "./record.ts";
 
 export type LimitClass =
   /**
@@ -69,11 +70,6 @@ export function classifyLimit(errorMessage: unknown, erroredAtMs?: number): Limi
   const resumeInMs = statedWaitMs(reading.prose);
   if (resumeInMs === undefined) return { kind: "limit" };
   return isFiniteNumber(erroredAtMs) ? { kind: "limit", resumeInMs, resetAtMs: erroredAtMs + resumeInMs } : { kind: "limit", resumeInMs };
-}
-
-/** A finite number (`Number.isFinite` refuses every other type). */
-function isFiniteNumber(value: unknown): value is number {
-  return Number.isFinite(value);
 }
 
 function isText(value: unknown): value is string {

@@ -48,7 +48,8 @@ export function readLimitRun(branch: readonly unknown[]): LimitRun {
   let error: LimitRun["error"];
   let sawReply = false;
   const prior: (number | undefined)[] = [];
-  for (const entry of branch.toReversed()) {
+  for (let index = branch.length - 1; index >= 0; index -= 1) {
+    const entry = branch[index];
     if (!isFields(entry)) continue;
     if (entry.type === "message" && isFields(entry.message)) {
       const message = entry.message;
@@ -121,7 +122,8 @@ export function withLimitStop(memory: Memory, input: Omit<LimitStopInput, "pendi
  * extensions' entries, malformed lines) do not.
  */
 export function wakeDue(branch: readonly unknown[], resumeAt: unknown): boolean {
-  for (const entry of branch.toReversed()) {
+  for (let index = branch.length - 1; index >= 0; index -= 1) {
+    const entry = branch[index];
     if (!isFields(entry)) continue;
     if (entry.type === "message") {
       if (!isFields(entry.message)) continue;

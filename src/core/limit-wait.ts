@@ -4,6 +4,7 @@
  * human message. Pure: the caller passes the clock's reading, the waits already scheduled and the
  * classification; the English is in text.ts.
  */
+import { isFiniteNumber } from "./record.ts";
 
 /** `maxLimitWaitMinutes`: its default, and the most it may be set to. `0` turns the rule off. */
 export const DEFAULT_MAX_LIMIT_WAIT_MINUTES = 300;
@@ -72,13 +73,8 @@ export function effectiveCap(capMinutes: number): number {
 /** The backoff step for the wait with this index under a message (0 = the first). */
 export function backoffMinutes(index: number): number {
   const at = Number.isInteger(index) ? Math.max(index, 0) : 0;
-  // The steps up to this one, of which the last; past the end that is the last step.
-  return LIMIT_BACKOFF_MINUTES.slice(0, at + 1).at(-1) ?? 60;
-}
-
-/** A finite number (`Number.isFinite` refuses every other type). */
-function isFiniteNumber(value: unknown): value is number {
-  return Number.isFinite(value);
+  // Past the end, the last step.
+  return LIMIT_BACKOFF_MINUTES[Math.min(at, LIMIT_BACKOFF_MINUTES.length - 1)] ?? 60;
 }
 
 /** A prior wait as the plan counts it: a wrong number counts as the backoff step it would have been. */
