@@ -194,8 +194,8 @@ const MAX_PENDING_MS = MAX_LIMIT_WAIT_CEILING_MINUTES * 60_000;
 export function decideResume(facts: ResumeFacts): ResumeDecision {
   const branchHasHuman = facts.tail.end !== "empty";
   const ask = startMayAsk(facts.reason, branchHasHuman);
-  const rearm = startMayRearm(facts.reason, branchHasHuman);
-  if (!ask && !rearm) return none("start");
+  // A start that may ask may also rearm (startMayRearm includes startMayAsk).
+  if (!startMayRearm(facts.reason, branchHasHuman)) return none("start");
   if (facts.killSwitch) return none("kill-switch");
   if (facts.paused) return none("paused");
   const open = wholeCount(facts.open);
@@ -222,7 +222,6 @@ export function decideResume(facts: ResumeFacts): ResumeDecision {
       if (resumeAt === undefined || !Number.isFinite(now) || resumeAt <= now || resumeAt - now > MAX_PENDING_MS) {
         return asked("limit-passed");
       }
-      // Every start that may ask may also rearm.
       return { kind: "rearm", resumeAtMs: resumeAt };
     }
     case "empty":
