@@ -128,7 +128,8 @@ const TARGETS: readonly Target[] = [
   { file: "src/core/resume.ts", tests: ["test/resume.test.ts"], group: "core" },
   { file: "src/core/reach-plan.ts", tests: ["test/reach.test.ts", "test/defects-reach.test.ts", "test/child.test.ts", "test/limit-stop.test.ts"], group: "core" },
   { file: "src/core/workflow.ts", tests: ["test/mutex.test.ts"], group: "core" },
-  { file: "src/core/record.ts", tests: SOURCE_TESTS, group: "core" },
+  // The finite-number guard is used by the limit rules.
+  { file: "src/core/record.ts", tests: [...SOURCE_TESTS, "test/limit-error.test.ts", "test/limit-wait.test.ts"], group: "core" },
   { file: "src/core/tools.ts", tests: ["test/state/*.test.ts", "test/core/fingerprint.test.ts"], group: "core" },
   { file: "src/core/pi-shapes.ts", tests: SOURCE_TESTS, group: "core" },
   ...["index", "types", "nicobailon-pi-subagents", "tintinweb-pi-subagents", "pi-code", "aliou-pi-processes", "todo-loop-work"].map((name) => ({ file: `src/work/${name}.ts`, tests: WORK_TESTS, group: "work" as const })),

@@ -216,6 +216,7 @@ test("wakeDue: the wait is due while the branch still ends on its record; a pers
   assert.equal(wakeDue([...base, { type: "model_change" }, { type: "label" }, { type: "custom", customType: "other-ext" }, { type: "custom_message", customType: "other" }, "junk", null], at), true, "entries that say nothing of the run");
   assert.equal(wakeDue([...base, controlEntry("resume")], at), true, "resume lifts nothing here");
   assert.equal(wakeDue(base, stamp(6)), false, "another wait's time");
+  assert.equal(wakeDue([waitRecord({ resumeAt: at, waitMinutes: 5 }), { type: "label" }], at), true, "the record as the branch's first entry");
   for (const [what, entry] of [
     ["pause", controlEntry("pause")],
     ["reset", controlEntry("reset")],
