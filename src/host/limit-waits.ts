@@ -22,7 +22,8 @@ import { decideResume, readTail, RESUME_CONFIRM_TIMEOUT_MS, resumeChannel } from
 import type { ResumeDecision } from "../core/resume.ts";
 import { commandReplyText, RESUME_TITLE, resumeNotice, resumeQuestion } from "../core/text.ts";
 import { CONTROL_TYPE } from "../state.ts";
-import { commandFacts, minutesSince } from "./command.ts";
+import { commandFacts } from "./command.ts";
+import { minutesSince } from "../core/stops.ts";
 import { markerMessage, settleFromTimer, yieldsToWorkflow } from "./runtime.ts";
 import type { Runtime } from "./runtime.ts";
 

@@ -21,8 +21,8 @@ import type { Children } from "./children.ts";
 import type { ChildConduct } from "../core/child.ts";
 import { createWorkflow } from "./workflow.ts";
 import type { Workflow } from "./workflow.ts";
-import { createWorkTracker } from "./work.ts";
-import type { WorkTracker } from "./work.ts";
+import { createWorkTracker } from "./work-tracker.ts";
+import type { WorkTracker } from "./work-tracker.ts";
 
 export interface SessionState {
   readonly reader: BranchReader;
