@@ -104,7 +104,7 @@ export function registerCommand(runtime: Runtime): void {
           const open = facts.list.kind === "list" ? facts.list.open : 0;
           runtime.notify(ctx, commandReplyText(result.reply, { idle, open }), result.reply.kind === "cannot-continue" ? "warning" : "info");
         }
-        runtime.showFooter(ctx, facts.session, runtime.footerFor(facts, result.memory));
+        runtime.refreshFooter(ctx, facts, result.memory);
         if (result.marker) {
           // The person's decision: no probe (SPEC §4.19); the run it starts holds the lock like any continuation.
           pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });

@@ -26,7 +26,8 @@ import { holdDeadline, workHoldLimit, workNudge } from "../core/work-wake.ts";
 import { workStatusLines } from "../core/text.ts";
 import { WORK_SNAPSHOTS, WORK_SOURCES, workSourceLabel } from "../work/index.ts";
 import { minutesSince } from "../core/stops.ts";
-import { markerMessage, settleFromTimer, yieldsToWorkflow } from "./runtime.ts";
+import { markerMessage, yieldsToWorkflow } from "./runtime.ts";
+import { endRun } from "./run-end.ts";
 import type { HoldWake, Schedule, WorkTracker } from "./work-tracker.ts";
 import type { Facts, Runtime } from "./runtime.ts";
 
@@ -240,10 +241,10 @@ function continueFor(runtime: Runtime, ctx: ContextLike, work: "wake" | "check-i
   runtime.work.schedule = result.kind === "continue" ? runtime.work.schedule : undefined;
   if (result.kind === "stop") {
     // In a headless hold the run's own agent_settled records it; a timer records it now.
-    if (runtime.work.hold === undefined && timerMode(ctx)) settleFromTimer(runtime, ctx, session, facts.config);
+    if (runtime.work.hold === undefined && timerMode(ctx)) void endRun(runtime, ctx, session, facts.config, "timer").reached;
     return false;
   }
-  runtime.showFooter(ctx, session, runtime.footerFor(facts, result.memory));
+  runtime.refreshFooter(ctx, facts, result.memory);
   runtime.pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
   runtime.workflow.hold(ctx);
   return true;
@@ -393,8 +394,7 @@ function followCount(runtime: Runtime): void {
   const jobs = inFlight(runtime.work.state);
   if (memory.last.jobs === jobs) return;
   session.memory = { ...memory, last: { ...memory.last, jobs } };
-  const facts = runtime.gather(ctx);
-  runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
+  runtime.refreshFooter(ctx, runtime.gather(ctx), session.memory);
 }
 
 export function registerWork(runtime: Runtime): void {
@@ -440,10 +440,7 @@ export function registerWork(runtime: Runtime): void {
       const session = runtime.sessionOf(ctx);
       if (!waitingOnWork(session.memory) || session.memory === undefined) return;
       session.memory = { ...session.memory, last: NOTHING };
-      if (ctx.hasUI) {
-        const facts = runtime.gather(ctx);
-        runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
-      }
+      if (ctx.hasUI) runtime.refreshFooter(ctx, runtime.gather(ctx), session.memory);
     } catch {
       // Nothing learned.
     }
