@@ -126,9 +126,8 @@ export function registerBoundaries(runtime: Runtime): void {
     runtime.readControls(ctx, runtime.sessionOf(ctx));
     if (!ctx.hasUI) return;
     const facts = runtime.gather(ctx);
-    facts.session.memory = facts.memory;
     // Set (or clear) it whatever this new runtime's cache says: an RPC client keeps an earlier session's footer.
-    runtime.refreshFooter(ctx, facts, facts.memory, true);
+    runtime.setMemory(ctx, facts, facts.memory, true);
   }
 
   /** `/tree` moved the session to another branch: its counters, the session's pause, and the footer. */
@@ -137,8 +136,7 @@ export function registerBoundaries(runtime: Runtime): void {
     const session = runtime.sessionOf(ctx);
     runtime.readControls(ctx, session);
     const facts = runtime.gather(ctx);
-    session.memory = facts.memory;
-    runtime.refreshFooter(ctx, facts, facts.memory);
+    runtime.setMemory(ctx, facts, facts.memory);
   }
 
   registerVerifyShutdown(pi);

@@ -138,7 +138,7 @@ function wake(runtime: Runtime, ctx: ContextLike, resumeAt: unknown): void {
     const session = runtime.sessionOf(ctx);
     runtime.readControls(ctx, session);
     const facts = runtime.gather(ctx);
-    if (yieldsToWorkflow(runtime, ctx, session, facts)) return;
+    if (yieldsToWorkflow(runtime, ctx, facts)) return;
     const spend = { ...facts.spend, minutes: minutesSince(facts.snapshot.anchorTime, Date.now()) };
     const result = limitWake(facts.memory, { list: facts.list, limits: facts.config, spend, tools: facts.tools, killSwitch: false });
     session.memory = result.kind === "none" ? facts.memory : result.memory;
@@ -236,8 +236,7 @@ export function registerLimitWaits(runtime: Runtime): void {
     if (decision.kind === "rearm" && channel === "timer") {
       arm(runtime, ctx, tail.stop?.resumeAt, decision.resumeAtMs);
       const now = Date.now();
-      session.memory = { ...facts.memory, last: { kind: "limit-wait", state: "waiting", resumeAtMs: decision.resumeAtMs, waitMinutes: (decision.resumeAtMs - now) / 60_000, atMs: now, first: false, timer: true } };
-      runtime.refreshFooter(ctx, facts, session.memory, true);
+      runtime.setMemory(ctx, facts, { ...facts.memory, last: { kind: "limit-wait", state: "waiting", resumeAtMs: decision.resumeAtMs, waitMinutes: (decision.resumeAtMs - now) / 60_000, atMs: now, first: false, timer: true } }, true);
       return;
     }
     if (decision.kind !== "ask" || channel === "none") return;

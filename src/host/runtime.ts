@@ -66,6 +66,8 @@ export interface Runtime {
   showFooter(ctx: ContextLike, session: SessionState, text: string | undefined, force?: boolean): void;
   /** Shows the footer for gathered facts and a memory (the loop's footer text, `showFooter`'s rules). */
   refreshFooter(ctx: ContextLike, facts: Facts, memory: Memory, force?: boolean): void;
+  /** The session's memory is now `memory`, and the footer shows it. */
+  setMemory(ctx: ContextLike, facts: Facts, memory: Memory, force?: boolean): void;
   /**
    * The usage-limit step of a run's end (SPEC §4.20, §4.21), applied by `run-end.ts` wherever a run ends.
    * `limit-waits.ts` installs it when it registers: the timer its record arms ends a run through
@@ -112,10 +114,9 @@ export function transcriptShown(ctx: ContextLike, config: Config): boolean {
  * Whether another workflow drives the session (SPEC §4.19), asked before every automatic continuation: if
  * so, the memory and the footer say so and nothing is sent.
  */
-export function yieldsToWorkflow(runtime: Runtime, ctx: ContextLike, session: SessionState, facts: Facts): boolean {
+export function yieldsToWorkflow(runtime: Runtime, ctx: ContextLike, facts: Facts): boolean {
   if (!runtime.workflow.otherDrives(ctx)) return false;
-  session.memory = { ...facts.memory, last: { kind: "other-workflow" } };
-  runtime.refreshFooter(ctx, facts, session.memory);
+  runtime.setMemory(ctx, facts, { ...facts.memory, last: { kind: "other-workflow" } });
   return true;
 }
 
@@ -294,6 +295,10 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
     },
     showFooter,
     refreshFooter(ctx, facts, memory, force = false) {
+      showFooter(ctx, facts.session, footerFor(facts, memory), force);
+    },
+    setMemory(ctx, facts, memory, force = false) {
+      facts.session.memory = memory;
       showFooter(ctx, facts.session, footerFor(facts, memory), force);
     },
     limitStep: NO_LIMIT_STEP,

@@ -79,8 +79,7 @@ export async function verifyAtSettle(runtime: Runtime, ctx: ContextLike, event: 
     queued: queuedNow(ctx, queued),
     paused,
   });
-  session.memory = paused ? { ...judged.memory, paused: true } : judged.memory;
-  runtime.refreshFooter(ctx, facts, session.memory);
+  runtime.setMemory(ctx, facts, paused ? { ...judged.memory, paused: true } : judged.memory);
   if (judged.marker) {
     const marker: EntryDraft = {
       type: "custom_message",

@@ -225,7 +225,7 @@ function continueFor(runtime: Runtime, ctx: ContextLike, work: "wake" | "check-i
   const session = runtime.sessionOf(ctx);
   runtime.readControls(ctx, session);
   const facts = runtime.gather(ctx);
-  if (yieldsToWorkflow(runtime, ctx, session, facts)) return false;
+  if (yieldsToWorkflow(runtime, ctx, facts)) return false;
   const spend = { ...facts.spend, minutes: minutesSince(facts.snapshot.anchorTime, Date.now()) };
   const result = workNudge(facts.memory, work, {
     list: facts.list,
@@ -393,8 +393,7 @@ function followCount(runtime: Runtime): void {
   if (!waitingOnWork(memory) || memory === undefined || memory.last.kind !== "waiting-work") return;
   const jobs = inFlight(runtime.work.state);
   if (memory.last.jobs === jobs) return;
-  session.memory = { ...memory, last: { ...memory.last, jobs } };
-  runtime.refreshFooter(ctx, runtime.gather(ctx), session.memory);
+  runtime.setMemory(ctx, runtime.gather(ctx), { ...memory, last: { ...memory.last, jobs } });
 }
 
 export function registerWork(runtime: Runtime): void {
