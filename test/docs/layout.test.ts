@@ -1,15 +1,19 @@
 /**
  * docs/dev/layout.md is the map of the source: it names every file under src/, every script and the root
  * index.ts, and names no file that is gone. A file added without its line, or moved or deleted with its
- * line left behind, fails here with the path.
+ * line left behind, fails here with the path. And the tests stay easy to read: no file under test/ but
+ * the fixtures is over 40,000 characters.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 const LAYOUT = "docs/dev/layout.md";
+/** The most characters (JavaScript string length) a file under test/ may hold: split a bigger one by what it proves. */
+export const MAX_TEST_FILE_CHARS = 40_000;
 
 /** The .ts files under `dir` (relative to the root, `/`-separated), recursively, sorted. */
 function tsFiles(root: string, dir: string): string[] {
@@ -68,4 +72,44 @@ test("layout: a file left out and a path that is gone are both named", () => {
 test("layout: only whole paths in backticks count as naming a file", () => {
   const named = namedPaths("`src/core/text.ts`, src/io/files.ts, `src/core/`, `test/core/x.test.ts`, `scripts/bench.ts --question`, `scripts/demo.ts`");
   assert.deepEqual([...named].sort(), ["scripts/demo.ts", "src/core/text.ts"]);
+});
+
+/** Files under `<root>/test` (the fixtures aside) over `MAX_TEST_FILE_CHARS`, as `path: N characters`. */
+export function oversizedTestFiles(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (path !== "test/fixtures") walk(path);
+      } else if (entry.isFile()) {
+        const size = readFileSync(join(root, path), "utf8").length;
+        if (size > MAX_TEST_FILE_CHARS) found.push(`${path}: ${size.toLocaleString("en-US")} characters, over ${MAX_TEST_FILE_CHARS.toLocaleString("en-US")}`);
+      }
+    }
+  };
+  walk("test");
+  return found.sort();
+}
+
+test("size: no file under test/ but the fixtures is over 40,000 characters", () => {
+  assert.deepEqual(oversizedTestFiles(ROOT), []);
+});
+
+test("size: a file over the limit is named, one at the limit and a big fixture are not", () => {
+  const root = mkdtempSync(join(tmpdir(), "layout-size-"));
+  try {
+    mkdirSync(join(root, "test", "core"), { recursive: true });
+    mkdirSync(join(root, "test", "fixtures", "big"), { recursive: true });
+    writeFileSync(join(root, "test", "core", "at-limit.test.ts"), "a".repeat(MAX_TEST_FILE_CHARS));
+    writeFileSync(join(root, "test", "core", "over.test.ts"), "é".repeat(MAX_TEST_FILE_CHARS + 1));
+    writeFileSync(join(root, "test", "helper.ts"), "b".repeat(MAX_TEST_FILE_CHARS + 5));
+    writeFileSync(join(root, "test", "fixtures", "big", "session.jsonl"), "c".repeat(MAX_TEST_FILE_CHARS * 2));
+    assert.deepEqual(oversizedTestFiles(root), [
+      "test/core/over.test.ts: 40,001 characters, over 40,000",
+      "test/helper.ts: 40,005 characters, over 40,000",
+    ]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
