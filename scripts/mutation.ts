@@ -79,7 +79,7 @@ const TARGETS: readonly Target[] = [
   // The rules decide() shares with the timers and verification: pinned by the same tests as loop.ts.
   {
     file: "src/core/stops.ts",
-    tests: ["test/loop/*.test.ts", "test/property/*.test.ts", "test/verify-state.test.ts", "test/limit-stop.test.ts", "test/mutex.test.ts", "test/defects-words.test.ts", "test/defects-progress.test.ts", "test/host/command.test.ts"],
+    tests: ["test/loop/*.test.ts", "test/property/*.test.ts", "test/state/verify-state.test.ts", "test/core/limit-stop.test.ts", "test/core/mutex.test.ts", "test/core/defects-words.test.ts", "test/core/defects-progress.test.ts", "test/host/command.test.ts"],
     group: "core",
     skipTests: ADAPTER_PROPERTIES,
   },
