@@ -47,7 +47,7 @@ export async function verifyAtSettle(runtime: Runtime, ctx: ContextLike, event: 
   if (!memory?.pending || facts.config.verify === undefined) return undefined;
   const setup = verifySetup(ctx.cwd, facts.config, ctx.isProjectTrusted?.bind(ctx), approvalsPath());
   const plan = planVerify(memory, setup.choice, queued || event.continue === true, facts.snapshot.work, facts.config.stopOnQuestion ? question : undefined);
-  if (plan.kind === "none") return undefined;
+  if (plan.kind === "none" || plan.kind === "offer") return undefined;
   if (plan.kind === "decided") {
     session.memory = plan.memory;
     return undefined;

@@ -80,6 +80,10 @@ export async function handleVerify(runtime: Runtime, args: string, ctx: ContextL
     runtime.notify(ctx, `todo loop: no verification command for this directory (set verify in ${configPath()})`, "warning");
     return;
   }
+  if (choice.kind === "found") {
+    runtime.notify(ctx, `todo loop: not verified: a check was found: ${choice.check.command} (from ${choice.check.file}) — /todoloop verify approve to use it`, "warning");
+    return;
+  }
   if (choice.kind === "refused") {
     runtime.notify(ctx, `todo loop: not verified: the project's command ${JSON.stringify(choice.command)} ${choice.why === "hidden-characters" ? "holds control or invisible characters; refused" : choice.why === "untrusted" ? "is refused: pi does not trust this project" : choice.why === "changed" ? "changed since you approved it; it needs /todoloop verify approve" : "needs /todoloop verify approve"}`, "warning");
     return;

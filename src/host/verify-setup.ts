@@ -1,7 +1,8 @@
 /**
- * Where the verification command comes from (SPEC §8): the user's file, or a project's
- * `<cwd>/.pi/todo-loop.json` whose exact command the person approved for this real directory. This
- * gathers the facts — the project file, the approvals, whether pi trusts the project — and the rule,
+ * Where the verification command comes from (SPEC §8): the user's file, a project's
+ * `<cwd>/.pi/todo-loop.json` whose exact command the person approved for this real directory, or
+ * (0.5) the project's own check found in its files and approved as it is now. This gathers the facts —
+ * the project file, the check found, the approvals, whether pi trusts the project — and the rule,
  * `chooseVerify()` in `core/verify.ts`, chooses.
  */
 import { homedir } from "node:os";
@@ -9,8 +10,11 @@ import { parseVerify } from "../config.ts";
 import type { Config, VerifyEntry } from "../core/types.ts";
 import { chooseVerify } from "../core/verify.ts";
 import type { VerifyChoice } from "../core/verify.ts";
+import { foundApproval, isNever, pinHidesCharacters } from "../core/project-check.ts";
 import { approvalsPath, projectFile, readApprovals, realDir } from "../io/approvals.ts";
+import type { Approvals } from "../io/approvals.ts";
 import { readRegularFile } from "../io/files.ts";
+import { findProjectCheck } from "../io/project-check.ts";
 
 /** What a project's `.pi/todo-loop.json` proposes: `verify` only; any other key is a problem, ignored. */
 export interface ProjectVerify {
@@ -49,6 +53,8 @@ export interface VerifySetup {
   readonly approval: "approved" | "changed" | "none";
   readonly trusted: boolean;
   readonly problems: readonly string[];
+  /** Files of the project passed over while looking for its check (0.5), for `/todoloop verify`. */
+  readonly skipped: readonly { readonly file: string; readonly why: string }[];
 }
 
 function trustedOf(isProjectTrusted: (() => boolean) | undefined): boolean {
@@ -63,17 +69,25 @@ function trustedOf(isProjectTrusted: (() => boolean) | undefined): boolean {
 /** Reads the project file and the approvals for `cwd` and chooses the command (SPEC §8). */
 export function verifySetup(cwd: string, config: Config, isProjectTrusted: (() => boolean) | undefined, path: string = approvalsPath()): VerifySetup {
   const real = realDir(cwd);
+  if (config.verifyOff === true) return { choice: { kind: "none" }, realDir: real, project: undefined, approval: "none", trusted: true, problems: [], skipped: [] };
   const project = readProjectVerify(cwd);
   const problems = [...project.problems];
+  let approvals: Approvals | undefined;
+  const mine = (): Approvals["approved"] => {
+    if (approvals === undefined) {
+      approvals = readApprovals(path);
+      if (approvals.problem) problems.push(approvals.problem);
+    }
+    return approvals.approved.filter((entry) => entry.dir === real);
+  };
   let approval: VerifySetup["approval"] = "none";
   if (project.entry) {
-    const approvals = readApprovals(path);
-    if (approvals.problem) problems.push(approvals.problem);
-    const mine = approvals.approved.filter((entry) => entry.dir === real);
-    if (mine.some((entry) => entry.command === project.entry?.command)) approval = "approved";
-    else if (mine.length > 0) approval = "changed";
+    const commands = mine().filter((entry) => !isNever(entry));
+    if (commands.some((entry) => !isNever(entry) && entry.command === project.entry?.command)) approval = "approved";
+    else if (commands.length > 0) approval = "changed";
   }
   const trusted = trustedOf(isProjectTrusted);
+  let skipped: VerifySetup["skipped"] = [];
   const choice = chooseVerify({
     user: config.verify,
     cwds: cwd === real ? [cwd] : [cwd, real],
@@ -81,9 +95,14 @@ export function verifySetup(cwd: string, config: Config, isProjectTrusted: (() =
     project: project.entry,
     approval,
     trusted,
+    found: () => {
+      const found = findProjectCheck(cwd);
+      skipped = found.skipped;
+      return found.check && { check: found.check, approval: foundApproval(mine(), found.check), hidden: pinHidesCharacters(found.check.pinned) };
+    },
   });
   if (project.entry && choice.kind === "refused" && choice.why === "hidden-characters") {
     problems.push(`${projectFile(cwd)}: the command holds control, format or bidi characters; refused`);
   }
-  return { choice, realDir: real, project: project.entry, approval, trusted, problems };
+  return { choice, realDir: real, project: project.entry, approval, trusted, problems, skipped };
 }
