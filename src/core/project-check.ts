@@ -4,8 +4,6 @@
  * file), and whether an approval on record still holds for what is found now. Pure: the files come in
  * as data through a reader the caller gives; reading them is `io/project-check.ts`.
  */
-import { hasHiddenCharacters } from "./verify.ts";
-
 /** The files looked at, in the order they are tried (first match wins). */
 export const CHECK_FILES = ["package.json", "Makefile", "Cargo.toml", "go.mod", "pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg", "deno.json"] as const;
 export type CheckFile = (typeof CHECK_FILES)[number];
@@ -224,11 +222,6 @@ export function foundApproval(mine: readonly ApprovalEntry[], check: PinnedCheck
     changed ??= { kind: "changed", what: entry.command === check.command ? "text" : "command", approved: entry.command };
   }
   return changed ?? { kind: "none" };
-}
-
-/** Whether the pinned text holds a character that would not show (tabs and line breaks aside): such a check is never offered or approved. */
-export function pinHidesCharacters(pinned: Pinned): boolean {
-  return "text" in pinned && hasHiddenCharacters(pinned.text.replace(/[\t\n\r]/g, " "));
 }
 
 /** The offer's answers, the safe one first (selected by default: one Enter, or no answer, is no). */

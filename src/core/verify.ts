@@ -7,7 +7,7 @@ import type { Limits, VerifyEntry } from "./types.ts";
 import { limitReached } from "./stops.ts";
 import type { DecideInput, ListState, MarkerDetails, Memory, Reason, VerifyErrorWhy, VerifyMemo } from "./types.ts";
 import { cleanOutputLine } from "./sanitize.ts";
-import type { FoundApproval, PinnedCheck } from "./project-check.ts";
+import type { FoundApproval, Pinned, PinnedCheck } from "./project-check.ts";
 
 /** What the runner reports; it decides nothing. */
 export interface VerifyResult {
@@ -57,6 +57,11 @@ const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Nonc
 /** Whether a command holds a character that would not show (a project command with one is refused). */
 export function hasHiddenCharacters(command: string): boolean {
   return HIDDEN.test(command);
+}
+
+/** Whether a found check's pinned text holds a character that would not show (tabs and line breaks aside): it is never offered or run. */
+export function pinHidesCharacters(pinned: Pinned): boolean {
+  return "text" in pinned && hasHiddenCharacters(pinned.text.replace(/[\t\n\r]/g, " "));
 }
 
 /** A path as a prefix: slashes collapsed, one at the end (`/a//b` → `/a/b/`, `/` stays `/`). */

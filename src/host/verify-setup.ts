@@ -8,9 +8,9 @@
 import { homedir } from "node:os";
 import { parseVerify } from "../config.ts";
 import type { Config, VerifyEntry } from "../core/types.ts";
-import { chooseVerify } from "../core/verify.ts";
+import { chooseVerify, pinHidesCharacters } from "../core/verify.ts";
 import type { VerifyChoice } from "../core/verify.ts";
-import { foundApproval, isNever, pinHidesCharacters } from "../core/project-check.ts";
+import { foundApproval, isNever } from "../core/project-check.ts";
 import { approvalsPath, projectFile, readApprovals, realDir } from "../io/approvals.ts";
 import type { Approvals } from "../io/approvals.ts";
 import { readRegularFile } from "../io/files.ts";

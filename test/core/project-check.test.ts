@@ -4,9 +4,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { changedText, detectCheck, foundApproval, makeTestRule, offerTitle, pinHidesCharacters } from "../../src/core/project-check.ts";
+import { changedText, detectCheck, foundApproval, makeTestRule, offerTitle } from "../../src/core/project-check.ts";
 import type { ApprovalEntry, CheckFile, LockFile, PinnedCheck, ProjectFile } from "../../src/core/project-check.ts";
-import { chooseVerify, planVerify } from "../../src/core/verify.ts";
+import { chooseVerify, pinHidesCharacters, planVerify } from "../../src/core/verify.ts";
 import type { ChooseInput, VerifyChoice } from "../../src/core/verify.ts";
 import { freshMemory } from "../../src/loop.ts";
 import type { Memory, Reason } from "../../src/core/types.ts";
