@@ -11,6 +11,7 @@ import type { Config, VerifyEntry } from "../core/types.ts";
 import { chooseVerify, pinHidesCharacters } from "../core/verify.ts";
 import type { VerifyChoice } from "../core/verify.ts";
 import { foundApproval, isNever } from "../core/project-check.ts";
+import type { PinnedCheck } from "../core/project-check.ts";
 import { approvalsPath, projectFile, readApprovals, realDir } from "../io/approvals.ts";
 import type { Approvals } from "../io/approvals.ts";
 import { readRegularFile } from "../io/files.ts";
@@ -22,7 +23,8 @@ export interface ProjectVerify {
   readonly problems: readonly string[];
 }
 
-export function readProjectVerify(cwd: string): ProjectVerify {
+/** `off`: the user's config says `"verify": false`, so a proposed command is ignored, said as a problem (0.5). */
+export function readProjectVerify(cwd: string, off = false): ProjectVerify {
   const path = projectFile(cwd);
   const read = readRegularFile(path);
   if (read.kind === "missing") return { entry: undefined, problems: [] };
@@ -42,6 +44,7 @@ export function readProjectVerify(cwd: string): ProjectVerify {
   const parsed: string[] = [];
   const [first] = parseVerify(record.verify, parsed, false);
   for (const problem of parsed) problems.push(`${path}: ${problem}`);
+  if (off && first) return { entry: undefined, problems: [...problems, `${path}: its verify is ignored: "verify": false in your config`] };
   return { entry: first && { command: first.command, timeoutMinutes: first.timeoutMinutes, maxRuns: first.maxRuns }, problems };
 }
 
@@ -53,6 +56,8 @@ export interface VerifySetup {
   readonly approval: "approved" | "changed" | "none";
   readonly trusted: boolean;
   readonly problems: readonly string[];
+  /** The check found in the project's files, when it was looked for (0.5). */
+  readonly found: PinnedCheck | undefined;
   /** Files of the project passed over while looking for its check (0.5), for `/todoloop verify`. */
   readonly skipped: readonly { readonly file: string; readonly why: string }[];
 }
@@ -69,7 +74,7 @@ function trustedOf(isProjectTrusted: (() => boolean) | undefined): boolean {
 /** Reads the project file and the approvals for `cwd` and chooses the command (SPEC §8). */
 export function verifySetup(cwd: string, config: Config, isProjectTrusted: (() => boolean) | undefined, path: string = approvalsPath()): VerifySetup {
   const real = realDir(cwd);
-  if (config.verifyOff === true) return { choice: { kind: "none" }, realDir: real, project: undefined, approval: "none", trusted: true, problems: [], skipped: [] };
+  if (config.verifyOff === true) return { choice: { kind: "none" }, realDir: real, project: undefined, approval: "none", trusted: true, problems: [], found: undefined, skipped: [] };
   const project = readProjectVerify(cwd);
   const problems = [...project.problems];
   let approvals: Approvals | undefined;
@@ -88,6 +93,7 @@ export function verifySetup(cwd: string, config: Config, isProjectTrusted: (() =
   }
   const trusted = trustedOf(isProjectTrusted);
   let skipped: VerifySetup["skipped"] = [];
+  let check: PinnedCheck | undefined;
   const choice = chooseVerify({
     user: config.verify,
     cwds: cwd === real ? [cwd] : [cwd, real],
@@ -98,11 +104,12 @@ export function verifySetup(cwd: string, config: Config, isProjectTrusted: (() =
     found: () => {
       const found = findProjectCheck(cwd);
       skipped = found.skipped;
+      check = found.check;
       return found.check && { check: found.check, approval: foundApproval(mine(), found.check), hidden: pinHidesCharacters(found.check.pinned) };
     },
   });
   if (project.entry && choice.kind === "refused" && choice.why === "hidden-characters") {
     problems.push(`${projectFile(cwd)}: the command holds control, format or bidi characters; refused`);
   }
-  return { choice, realDir: real, project: project.entry, approval, trusted, problems, skipped };
+  return { choice, realDir: real, project: project.entry, approval, trusted, problems, found: check, skipped };
 }
