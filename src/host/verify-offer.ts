@@ -9,7 +9,7 @@ import type { ContextLike } from "../core/pi-shapes.ts";
 import type { FoundChoice, VerifyCommand } from "../core/verify.ts";
 import { FOUND_DEFAULTS } from "../core/verify.ts";
 import { OFFER_NEVER, OFFER_OPTIONS, OFFER_TIMEOUT_MS, OFFER_YES, offerTitle } from "../core/project-check.ts";
-import { approvalsPath, approve, never, refusedText } from "../io/approvals.ts";
+import { approvalsPath, approve, never, readApprovals, refusedText } from "../io/approvals.ts";
 import type { Runtime, SessionState } from "./runtime.ts";
 
 /** Sessions that were offered their check already (the offer comes once a session). */
@@ -27,13 +27,16 @@ export function mayOffer(ctx: ContextLike, session: SessionState): boolean {
 export async function offerCheck(runtime: Runtime, ctx: ContextLike, session: SessionState, choice: FoundChoice, real: string): Promise<VerifyCommand | undefined> {
   offered.add(session);
   const { check } = choice;
+  const path = approvalsPath();
+  // An approvals file that cannot be read is never written over, so neither Yes nor Never could be kept:
+  // no question (`/todoloop` shows its problem line).
+  if (readApprovals(path).problem !== undefined) return undefined;
   let answer: string | undefined;
   try {
     answer = await ctx.ui.select?.(offerTitle(check, choice.approval), [...OFFER_OPTIONS], { timeout: OFFER_TIMEOUT_MS, signal: ctx.signal });
   } catch {
     answer = undefined;
   }
-  const path = approvalsPath();
   if (answer === OFFER_YES) {
     const refused = approve(real, check.command, new Date().toISOString(), path, check.pinned);
     if (refused !== undefined) {

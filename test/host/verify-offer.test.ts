@@ -203,3 +203,13 @@ test("TUI: a kill switch created while the offer is open means a Yes is recorded
     rmSync(join(agentDir, "todo-loop-off"), { force: true });
   }
 });
+
+test("TUI: with an approvals file that cannot be read nothing is asked (no answer could be kept) and nothing runs", async () => {
+  reset();
+  writeFileSync(APPROVALS, "{ not json");
+  const h = harness("tui", (options) => options[1]);
+  await h.settleNow();
+  assert.equal(h.asked.length, 0);
+  assert.equal(ranCount(), 0);
+  assert.equal(readFileSync(APPROVALS, "utf8"), "{ not json", "never written over");
+});
