@@ -43,7 +43,7 @@ export function registerBoundaries(runtime: Runtime): void {
     if (off !== undefined) {
       if (session.footer !== undefined) runtime.showFooter(ctx, session, OFF_FOOTER);
     } else if (session.footer === OFF_FOOTER) {
-      const facts = runtime.gather(ctx);
+      const facts = runtime.gather(ctx, { killSwitch: off });
       runtime.refreshFooter(ctx, facts, facts.memory);
     }
     return off;
@@ -60,13 +60,14 @@ export function registerBoundaries(runtime: Runtime): void {
 
   async function onTurnEnd(event: TurnEndEventLike, ctx: ContextLike): Promise<TurnEndResultLike | undefined> {
     if (runtime.conduct(ctx) === "off") return undefined;
-    if (switchNow(ctx)) return undefined;
+    const off = switchNow(ctx);
+    if (off) return undefined;
     if (!isRecord(event) || !Array.isArray(event.toolResults)) return undefined;
     // Without readable proposals and context there is no telling whether a human message is queued or
     // another handler already continued, nor a way to keep its entries: when unsure, do nothing.
     if (!Array.isArray(event.entries) || typeof event.continue !== "boolean") return undefined;
     if (!isRecord(event.context) || !Array.isArray(event.context.pendingMessages)) return undefined;
-    const facts = runtime.gather(ctx);
+    const facts = runtime.gather(ctx, { killSwitch: off });
     announceProblems(ctx, facts.problems, facts.config.verifyOff);
     const turn = turnFacts(event, facts.snapshot);
     const decision = decide({

@@ -55,7 +55,8 @@ export interface Facts {
 export interface Runtime {
   readonly pi: PiLike;
   sessionOf(ctx: ContextLike): SessionState;
-  gather(ctx: ContextLike): Facts;
+  /** `read`: the kill switch this hook already looked up, so one hook looks once. */
+  gather(ctx: ContextLike, read?: { readonly killSwitch: string | undefined }): Facts;
   notify(ctx: ContextLike, message: string, type: NotifyType): void;
   /** Reports an unexpected failure where a person can see it; returns undefined so the turn goes on untouched. */
   failed(ctx: ContextLike, where: string, error: unknown): undefined;
@@ -230,13 +231,13 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
     return { ...snapshot, list: found.list, hadWork: snapshot.hadWork || open, earlierOpen: snapshot.anchor !== "" && open };
   }
 
-  function gather(ctx: ContextLike): Facts {
+  function gather(ctx: ContextLike, read?: { readonly killSwitch: string | undefined }): Facts {
     const loaded = loadConfig(configPath());
     const session = sessionOf(ctx);
-    const read = session.reader.read(ctx.sessionManager);
+    const branchRead = session.reader.read(ctx.sessionManager);
     const toolFacts = tools();
-    const snapshot = withFileList(read.snapshot, ctx, toolFacts.active);
-    const switched = read.change === "switched";
+    const snapshot = withFileList(branchRead.snapshot, ctx, toolFacts.active);
+    const switched = branchRead.change === "switched";
     const fromBranch = branchFacts(snapshot);
     // The pause belongs to the session: its control records anywhere in the file decide, once read.
     const branch = session.paused === undefined ? fromBranch : { ...fromBranch, paused: session.paused };
@@ -248,7 +249,7 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
       list: listState(snapshot, toolFacts.active.some((name) => TODO_TOOL_NAMES.has(name))),
       config: loaded.config,
       problems: loaded.problems,
-      killSwitch: killSwitch(ctx.cwd),
+      killSwitch: read ? read.killSwitch : killSwitch(ctx.cwd),
       tools: toolFacts,
       spend: spendOf(snapshot),
       memory: align(session.memory, branch, switched),

@@ -14,7 +14,8 @@ import { foundApproval, isNever } from "../core/project-check.ts";
 import type { PinnedCheck } from "../core/project-check.ts";
 import { approvalsPath, projectFile, readApprovals, realDir } from "../io/approvals.ts";
 import type { Approvals } from "../io/approvals.ts";
-import { readRegularFile } from "../io/files.ts";
+import { fileCache } from "../io/files.ts";
+import type { FileRead } from "../io/files.ts";
 import { findProjectCheck } from "../io/project-check.ts";
 
 /** What a project's `.pi/todo-loop.json` proposes: `verify` only; any other key is a problem, ignored. */
@@ -23,10 +24,7 @@ export interface ProjectVerify {
   readonly problems: readonly string[];
 }
 
-/** `off`: the user's config says `"verify": false`, so a proposed command is ignored, said as a problem (0.5). */
-export function readProjectVerify(cwd: string, off = false): ProjectVerify {
-  const path = projectFile(cwd);
-  const read = readRegularFile(path);
+const readProject = fileCache((read: FileRead, path: string): ProjectVerify => {
   if (read.kind === "missing") return { entry: undefined, problems: [] };
   if (read.kind === "problem") return { entry: undefined, problems: [`${path}: ${read.why}; no project command`] };
   let raw: unknown;
@@ -44,8 +42,17 @@ export function readProjectVerify(cwd: string, off = false): ProjectVerify {
   const parsed: string[] = [];
   const [first] = parseVerify(record.verify, parsed, false);
   for (const problem of parsed) problems.push(`${path}: ${problem}`);
-  if (off && first) return { entry: undefined, problems: [...problems, `${path}: its verify is ignored: "verify": false in your config`] };
   return { entry: first && { command: first.command, timeoutMinutes: first.timeoutMinutes, maxRuns: first.maxRuns }, problems };
+});
+
+/**
+ * The project file of `cwd`, parsed again only when it changed (`fileCache`): every `turn_end` asks.
+ * `off`: the user's config says `"verify": false`, so a proposed command is ignored, said as a problem (0.5).
+ */
+export function readProjectVerify(cwd: string, off = false): ProjectVerify {
+  const read = readProject(projectFile(cwd));
+  if (!off || !read.entry) return read;
+  return { entry: undefined, problems: [...read.problems, `${projectFile(cwd)}: its verify is ignored: "verify": false in your config`] };
 }
 
 /** Everything known about verification in this directory: the choice, and what `/todoloop` shows. */

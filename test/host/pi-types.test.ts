@@ -59,7 +59,7 @@ import type {
   ToolResultValue,
   TurnEndEventLike,
   UiLike,
-} from "../src/core/pi-shapes.ts";
+} from "../../src/core/pi-shapes.ts";
 
 /** true when every `From` is a `To`. */
 type Fits<From, To> = [From] extends [To] ? true : false;

@@ -20,9 +20,9 @@ import {
   WORK_LABEL_MAX,
   workEndedSince,
   workLabel,
-} from "../src/core/work.ts";
-import type { WorkEvent, WorkState } from "../src/core/work.ts";
-import { aliouPiProcesses } from "../src/work/aliou-pi-processes.ts";
+} from "../../src/core/work.ts";
+import type { WorkEvent, WorkState } from "../../src/core/work.ts";
+import { aliouPiProcesses } from "../../src/work/aliou-pi-processes.ts";
 import {
   isWorkResult,
   readWork,
@@ -32,15 +32,15 @@ import {
   WORK_SNAPSHOTS,
   WORK_SOURCES,
   workSourceLabel,
-} from "../src/work/index.ts";
-import { nicobailonPiSubagents } from "../src/work/nicobailon-pi-subagents.ts";
-import { piCode } from "../src/work/pi-code.ts";
-import { tintinwebPiSubagents } from "../src/work/tintinweb-pi-subagents.ts";
-import { todoLoopWork } from "../src/work/todo-loop-work.ts";
-import { fieldsOf, MAX_WORK_ID, sessionOf, workEvent, workId, workLabelOf } from "../src/work/types.ts";
-import type { WorkSource } from "../src/work/types.ts";
+} from "../../src/work/index.ts";
+import { nicobailonPiSubagents } from "../../src/work/nicobailon-pi-subagents.ts";
+import { piCode } from "../../src/work/pi-code.ts";
+import { tintinwebPiSubagents } from "../../src/work/tintinweb-pi-subagents.ts";
+import { todoLoopWork } from "../../src/work/todo-loop-work.ts";
+import { fieldsOf, MAX_WORK_ID, sessionOf, workEvent, workId, workLabelOf } from "../../src/work/types.ts";
+import type { WorkSource } from "../../src/work/types.ts";
 
-const DIR = new URL("./fixtures/work/", import.meta.url).pathname;
+const DIR = new URL("../fixtures/work/", import.meta.url).pathname;
 
 type Json = { readonly [key: string]: unknown };
 

@@ -5,13 +5,13 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DEFAULT_CONFIG, parseConfig } from "../src/config.ts";
-import { freshMemory, settle, stopKind } from "../src/loop.ts";
-import { limitStop, limitWake, readLimitRun, wakeDue, withLimitStop } from "../src/core/limit-stop.ts";
-import type { LimitRun, WakeFacts } from "../src/core/limit-stop.ts";
-import type { LimitWaitReason, ListState, Memory, PendingStop, Reason } from "../src/core/types.ts";
-import { describeReason, footerText, headlessLine, reachText, statusText, stopHeadline } from "../src/core/text.ts";
-import { needsPerson, notifies, planReach } from "../src/core/reach-plan.ts";
+import { DEFAULT_CONFIG, parseConfig } from "../../src/config.ts";
+import { freshMemory, settle, stopKind } from "../../src/loop.ts";
+import { limitStop, limitWake, readLimitRun, wakeDue, withLimitStop } from "../../src/core/limit-stop.ts";
+import type { LimitRun, WakeFacts } from "../../src/core/limit-stop.ts";
+import type { LimitWaitReason, ListState, Memory, PendingStop, Reason } from "../../src/core/types.ts";
+import { describeReason, footerText, headlessLine, reachText, statusText, stopHeadline } from "../../src/core/text.ts";
+import { needsPerson, notifies, planReach } from "../../src/core/reach-plan.ts";
 
 /** 15:05 local time on a fixed day, so clock times read the same in every time zone. */
 const NOW = new Date(2026, 0, 5, 15, 5, 0).getTime();

@@ -16,10 +16,10 @@ import {
   parseTime,
   planLimitWait,
   priorWaitMinutes,
-} from "../src/core/limit-wait.ts";
-import { limitExhaustedText, limitFooterText, limitHeadlessText, limitWaitText, waitSpan as waitText } from "../src/core/text.ts";
-import type { LimitFacts, LimitWaitPlan } from "../src/core/limit-wait.ts";
-import { classifyLimit } from "../src/core/limit-error.ts";
+} from "../../src/core/limit-wait.ts";
+import { limitExhaustedText, limitFooterText, limitHeadlessText, limitWaitText, waitSpan as waitText } from "../../src/core/text.ts";
+import type { LimitFacts, LimitWaitPlan } from "../../src/core/limit-wait.ts";
+import { classifyLimit } from "../../src/core/limit-error.ts";
 
 const MIN = 60_000;
 /** 15:05 local time on a fixed day, so clock times read the same in every time zone. */

@@ -5,12 +5,12 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { align, freshMemory, NO_EARLIER, settle, stopKind } from "../src/loop.ts";
-import type { BranchFacts, Memory, Reason } from "../src/core/types.ts";
-import { readSnapshot } from "../src/state.ts";
-import { describeReason } from "../src/core/text.ts";
-import { assistant, chain, control, customMessage, marker, stopRecord, task, todoResult, toolResult, user } from "./builders.ts";
-import type { Entry } from "./builders.ts";
+import { align, freshMemory, NO_EARLIER, settle, stopKind } from "../../src/loop.ts";
+import type { BranchFacts, Memory, Reason } from "../../src/core/types.ts";
+import { readSnapshot } from "../../src/state.ts";
+import { describeReason } from "../../src/core/text.ts";
+import { assistant, chain, control, customMessage, marker, stopRecord, task, todoResult, toolResult, user } from "../builders.ts";
+import type { Entry } from "../builders.ts";
 
 function verifyMarker(details: Record<string, unknown>, content: unknown = "The todo list is clear, but…\n\n````text\nboom ``` x\n````\n\nThe user's latest instruction outranks this reminder."): Entry {
   return { ...marker({ round: 1, anchor: "u1", idle: 0 }), content, details: { v: 1, round: 1, anchor: "u1", open: 0, total: 1, cap: null, hint: false, idle: 0, stale: 0, ...details } };

@@ -5,18 +5,18 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CHILD_MARKERS, childConduct, childRule, enrol, NOT_A_CHILD, SECOND_SESSION, sameSession, startedAfterParent, withdraw } from "../src/core/child.ts";
-import type { LiveSession } from "../src/core/child.ts";
-import { createChildren } from "../src/host/children.ts";
-import { parseConfig } from "../src/config.ts";
-import { exitStatus, planReach } from "../src/core/reach-plan.ts";
-import todoLoop from "../src/index.ts";
-import type { ContextLike } from "../src/core/pi-shapes.ts";
-import { createContext, createFakePi, createSession, isolatedDirs } from "./fake-pi.ts";
-import type { FakeContext, FakePi, FakeSession } from "./fake-pi.ts";
-import { assistant, chain, isEntry, settle, task, todoResult, user } from "./builders.ts";
-import type { Entry } from "./builders.ts";
-import { ioOf } from "./captured-io.ts";
+import { CHILD_MARKERS, childConduct, childRule, enrol, NOT_A_CHILD, SECOND_SESSION, sameSession, startedAfterParent, withdraw } from "../../src/core/child.ts";
+import type { LiveSession } from "../../src/core/child.ts";
+import { createChildren } from "../../src/host/children.ts";
+import { parseConfig } from "../../src/config.ts";
+import { exitStatus, planReach } from "../../src/core/reach-plan.ts";
+import todoLoop from "../../src/index.ts";
+import type { ContextLike } from "../../src/core/pi-shapes.ts";
+import { createContext, createFakePi, createSession, isolatedDirs } from "../fake-pi.ts";
+import type { FakeContext, FakePi, FakeSession } from "../fake-pi.ts";
+import { assistant, chain, isEntry, settle, task, todoResult, user } from "../builders.ts";
+import type { Entry } from "../builders.ts";
+import { ioOf } from "../captured-io.ts";
 import { existsSync, writeFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 

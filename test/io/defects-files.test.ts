@@ -12,13 +12,13 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { MAX_FILE_BYTES, readRegularFile } from "../src/io/files.ts";
-import { readTasksFile } from "../src/io/tasks-file.ts";
-import { readProjectVerify } from "../src/host/verify-setup.ts";
-import { readApprovals } from "../src/io/approvals.ts";
-import { loadConfig } from "../src/config.ts";
+import { MAX_FILE_BYTES, readRegularFile } from "../../src/io/files.ts";
+import { readTasksFile } from "../../src/io/tasks-file.ts";
+import { readProjectVerify } from "../../src/host/verify-setup.ts";
+import { readApprovals } from "../../src/io/approvals.ts";
+import { loadConfig } from "../../src/config.ts";
 
-const FILES = fileURLToPath(new URL("../src/io/files.ts", import.meta.url));
+const FILES = fileURLToPath(new URL("../../src/io/files.ts", import.meta.url));
 
 function scratch(): { dir: string; done(): void } {
   const dir = mkdtempSync(join(tmpdir(), "todo-loop-files-"));

@@ -18,8 +18,8 @@ import {
   nextCheckInAt,
   WAKE_AFTER_MS,
   wakeVerdict,
-} from "../src/core/work.ts";
-import type { CheckIns, WakeFacts } from "../src/core/work.ts";
+} from "../../src/core/work.ts";
+import type { CheckIns, WakeFacts } from "../../src/core/work.ts";
 
 const MIN = 60_000;
 const T0 = 1_755_878_000_000;

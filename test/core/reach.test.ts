@@ -9,19 +9,19 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_CONFIG } from "../src/config.ts";
-import type { Config } from "../src/core/types.ts";
-import type { Reason, StopRecord } from "../src/core/types.ts";
-import { createReach, runCommand } from "../src/io/notify.ts";
-import type { ReachIo } from "../src/io/notify.ts";
-import { ioOf } from "./captured-io.ts";
-import type { ContextLike, ModeLike } from "../src/core/pi-shapes.ts";
-import { BODY_CHARS, exitStatus, graphemes, needsPerson, notificationBody, notifies, planReach, terminalSequence } from "../src/core/reach-plan.ts";
-import type { StopPayload } from "../src/core/reach-plan.ts";
-import { reachText, stopDetail, stopHeadline } from "../src/core/text.ts";
-import { createContext, createFakePi, createSession } from "./fake-pi.ts";
-import { forAll, hostileText } from "./gen.ts";
-import { running } from "./processes.ts";
+import { DEFAULT_CONFIG } from "../../src/config.ts";
+import type { Config } from "../../src/core/types.ts";
+import type { Reason, StopRecord } from "../../src/core/types.ts";
+import { createReach, runCommand } from "../../src/io/notify.ts";
+import type { ReachIo } from "../../src/io/notify.ts";
+import { ioOf } from "../captured-io.ts";
+import type { ContextLike, ModeLike } from "../../src/core/pi-shapes.ts";
+import { BODY_CHARS, exitStatus, graphemes, needsPerson, notificationBody, notifies, planReach, terminalSequence } from "../../src/core/reach-plan.ts";
+import type { StopPayload } from "../../src/core/reach-plan.ts";
+import { reachText, stopDetail, stopHeadline } from "../../src/core/text.ts";
+import { createContext, createFakePi, createSession } from "../fake-pi.ts";
+import { forAll, hostileText } from "../gen.ts";
+import { running } from "../processes.ts";
 
 /** Every stop kind of 0.3, in the record's order. */
 const KINDS = ["clear", "no-list", "limit", "idle", "stuck", "repeat", "waiting", "question", "out-of-reach", "out-of-date", "outcome", "earlier", "verify-failed", "verify-error"];
@@ -469,9 +469,9 @@ test("notify command: a quick command is not waited on to its limit", async () =
 // ---- wiring (the extension on a fake pi) -------------------------------------------------------------------------
 
 test("wiring: agent_settled emits todo-loop:stop with the payload for an announced stop (RPC mode)", async () => {
-  const { default: todoLoop } = await import("../src/index.ts");
-  const { isolatedDirs } = await import("./fake-pi.ts");
-  const builders = await import("./builders.ts");
+  const { default: todoLoop } = await import("../../src/index.ts");
+  const { isolatedDirs } = await import("../fake-pi.ts");
+  const builders = await import("../builders.ts");
   const { cwd } = isolatedDirs("todo-loop-reach-wiring-");
   const pi = createFakePi();
   const emitted: unknown[] = [];

@@ -10,11 +10,11 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
-import { approve, forget, readApprovals, refusedText } from "../src/io/approvals.ts";
-import { parseConfig, relativeProgram } from "../src/config.ts";
-import { createReach, runCommand } from "../src/io/notify.ts";
-import type { ReachIo } from "../src/io/notify.ts";
-import { createContext, createFakePi, createSession } from "./fake-pi.ts";
+import { approve, forget, readApprovals, refusedText } from "../../src/io/approvals.ts";
+import { parseConfig, relativeProgram } from "../../src/config.ts";
+import { createReach, runCommand } from "../../src/io/notify.ts";
+import type { ReachIo } from "../../src/io/notify.ts";
+import { createContext, createFakePi, createSession } from "../fake-pi.ts";
 
 function scratch(): { dir: string; done(): void } {
   const dir = mkdtempSync(join(tmpdir(), "todo-loop-config-"));

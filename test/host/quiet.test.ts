@@ -13,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
-const ROOT = resolve(import.meta.dirname, "..");
+const ROOT = resolve(import.meta.dirname, "..", "..");
 const TEST_DIR = join(ROOT, "test");
 const LOUD = join(TEST_DIR, "fixtures", "quiet", "loud.ts");
 const ENTRY = join(ROOT, "src", "index.ts");

@@ -6,16 +6,16 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { goesOn, messageText } from "../src/core/go-on.ts";
-import { readSnapshot } from "../src/state.ts";
-import { applyCommand, freshMemory, honourKept } from "../src/loop.ts";
-import type { CommandFacts } from "../src/loop.ts";
-import { planVerify } from "../src/core/verify.ts";
-import type { VerifyChoice } from "../src/core/verify.ts";
-import { DEFAULT_CONFIG } from "../src/config.ts";
-import type { ListState, Memory } from "../src/core/types.ts";
-import { describeReason } from "../src/core/text.ts";
-import { assistant, chain, task, todoResult, user } from "./builders.ts";
+import { goesOn, messageText } from "../../src/core/go-on.ts";
+import { readSnapshot } from "../../src/state.ts";
+import { applyCommand, freshMemory, honourKept } from "../../src/loop.ts";
+import type { CommandFacts } from "../../src/loop.ts";
+import { planVerify } from "../../src/core/verify.ts";
+import type { VerifyChoice } from "../../src/core/verify.ts";
+import { DEFAULT_CONFIG } from "../../src/config.ts";
+import type { ListState, Memory } from "../../src/core/types.ts";
+import { describeReason } from "../../src/core/text.ts";
+import { assistant, chain, task, todoResult, user } from "../builders.ts";
 
 const GO_ON: Record<string, readonly string[]> = {
   English: ["continue", "Continue.", "keep going!", "Go on", "carry on please", "ok, proceed", "next", "do the rest", "yes, continue", "go ahead 🚀"],

@@ -6,17 +6,17 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { answers, freshProbe, MUTEX_CHANNEL, MUTEX_GROUP, probeBusy } from "../src/core/workflow.ts";
-import { decide } from "../src/loop.ts";
-import { describeReason, footerText } from "../src/core/text.ts";
-import { createWorkflow } from "../src/host/workflow.ts";
-import { DEFAULT_CONFIG } from "../src/config.ts";
-import todoLoop from "../src/index.ts";
-import type { BranchFacts, DecideInput, ListState } from "../src/core/types.ts";
-import { createContext, createEventBus, createFakePi, createSession, isolatedDirs } from "./fake-pi.ts";
-import type { FakeContext, FakePi, FakeSession } from "./fake-pi.ts";
-import { assistant, chain, isEntry, settle, task, todoResult, user } from "./builders.ts";
-import { ioOf } from "./captured-io.ts";
+import { answers, freshProbe, MUTEX_CHANNEL, MUTEX_GROUP, probeBusy } from "../../src/core/workflow.ts";
+import { decide } from "../../src/loop.ts";
+import { describeReason, footerText } from "../../src/core/text.ts";
+import { createWorkflow } from "../../src/host/workflow.ts";
+import { DEFAULT_CONFIG } from "../../src/config.ts";
+import todoLoop from "../../src/index.ts";
+import type { BranchFacts, DecideInput, ListState } from "../../src/core/types.ts";
+import { createContext, createEventBus, createFakePi, createSession, isolatedDirs } from "../fake-pi.ts";
+import type { FakeContext, FakePi, FakeSession } from "../fake-pi.ts";
+import { assistant, chain, isEntry, settle, task, todoResult, user } from "../builders.ts";
+import { ioOf } from "../captured-io.ts";
 
 const { cwd } = isolatedDirs("todo-loop-mutex-");
 

@@ -13,13 +13,13 @@ import {
   resumeChannel,
   startMayAsk,
   startMayRearm,
-} from "../src/core/resume.ts";
-import { MAX_LIMIT_WAIT_CEILING_MINUTES } from "../src/core/limit-wait.ts";
-import { resumeNotice, resumeQuestion } from "../src/core/text.ts";
-import type { ResumeDecision, ResumeFacts, TailSummary } from "../src/core/resume.ts";
-import type { ModeLike } from "../src/core/pi-shapes.ts";
-import { assistant, assistantCalls, callResult, chain, control, customEntry, customMessage, marker, stopRecord, user } from "./builders.ts";
-import type { Entry, MessageEntry } from "./builders.ts";
+} from "../../src/core/resume.ts";
+import { MAX_LIMIT_WAIT_CEILING_MINUTES } from "../../src/core/limit-wait.ts";
+import { resumeNotice, resumeQuestion } from "../../src/core/text.ts";
+import type { ResumeDecision, ResumeFacts, TailSummary } from "../../src/core/resume.ts";
+import type { ModeLike } from "../../src/core/pi-shapes.ts";
+import { assistant, assistantCalls, callResult, chain, control, customEntry, customMessage, marker, stopRecord, user } from "../builders.ts";
+import type { Entry, MessageEntry } from "../builders.ts";
 
 const NOW = Date.UTC(2026, 0, 5, 15, 0, 0);
 const MIN = 60_000;

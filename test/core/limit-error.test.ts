@@ -7,8 +7,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { classifyLimit, MAX_ERROR_CHARS, MAX_STATED_WAIT_MS, ROUNDED_MINUTE_MARGIN_MS, statedWaitMs } from "../src/core/limit-error.ts";
-import type { LimitClass } from "../src/core/limit-error.ts";
+import { classifyLimit, MAX_ERROR_CHARS, MAX_STATED_WAIT_MS, ROUNDED_MINUTE_MARGIN_MS, statedWaitMs } from "../../src/core/limit-error.ts";
+import type { LimitClass } from "../../src/core/limit-error.ts";
 
 const MIN = 60_000;
 

@@ -5,11 +5,11 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { TOOL_TABLE } from "../src/sources/index.ts";
-import { EMPTY_TRACK, trackAssistant, trackResult } from "../src/core/reply.ts";
-import type { ReplyFacts, ReplyTrack } from "../src/core/reply.ts";
-import { countReply, freshMemory } from "../src/loop.ts";
-import type { Memory } from "../src/core/types.ts";
+import { TOOL_TABLE } from "../../src/sources/index.ts";
+import { EMPTY_TRACK, trackAssistant, trackResult } from "../../src/core/reply.ts";
+import type { ReplyFacts, ReplyTrack } from "../../src/core/reply.ts";
+import { countReply, freshMemory } from "../../src/loop.ts";
+import type { Memory } from "../../src/core/types.ts";
 
 interface Call {
   readonly name: string;

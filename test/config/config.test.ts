@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { agentDir, configPath, killSwitch, killSwitchPaths } from "../src/io/paths.ts";
-import { CEILINGS, DEFAULT_CONFIG, loadConfig, parseConfig, parseConfigText, parseVerify } from "../src/config.ts";
-import type { ConfigResult } from "../src/core/types.ts";
+import { agentDir, configPath, killSwitch, killSwitchPaths } from "../../src/io/paths.ts";
+import { CEILINGS, DEFAULT_CONFIG, loadConfig, parseConfig, parseConfigText, parseVerify } from "../../src/config.ts";
+import type { ConfigResult } from "../../src/core/types.ts";
 
 /** A fresh directory, removed when the test ends. */
 function tempDir(t: TestContext): string {

@@ -11,9 +11,9 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { anchors, BUDGETS, linkTargets, repositoryUrl, slug } from "../scripts/docs-check.ts";
+import { anchors, BUDGETS, linkTargets, repositoryUrl, slug } from "../../scripts/docs-check.ts";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const SCRIPT = join(ROOT, "scripts", "pack-check.ts");
 const TREE = ["package.json", "index.ts", "src", "docs", "README.md", "LICENSE", "CHANGELOG.md", "AGENTS.md"];
 

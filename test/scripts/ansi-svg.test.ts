@@ -5,8 +5,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { applySgr, DARK_PALETTE, escapeXml, parseAnsi, PLAIN, resolveColour, toSvg } from "../scripts/ansi-svg.ts";
-import type { Run, Style } from "../scripts/ansi-svg.ts";
+import { applySgr, DARK_PALETTE, escapeXml, parseAnsi, PLAIN, resolveColour, toSvg } from "../../scripts/ansi-svg.ts";
+import type { Run, Style } from "../../scripts/ansi-svg.ts";
 
 const ESC = "\u001b";
 

@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { changelogProblems, MAX_ENTRY_LINES, versionAtLeast } from "../scripts/changelog.ts";
+import { changelogProblems, MAX_ENTRY_LINES, versionAtLeast } from "../../scripts/changelog.ts";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 function changelog(bodyLines: number): string {
   const body = Array.from({ length: bodyLines }, (_, i) => `- change ${i + 1}`).join("\n");

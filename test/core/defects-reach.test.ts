@@ -5,16 +5,16 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DEFAULT_CONFIG } from "../src/config.ts";
-import type { Config, ListState, Memory, Reason, StopRecord } from "../src/core/types.ts";
-import { createReach } from "../src/io/notify.ts";
-import type { ReachIo } from "../src/io/notify.ts";
-import { exitStatus, needsPerson, planReach } from "../src/core/reach-plan.ts";
-import type { StopPayload } from "../src/core/reach-plan.ts";
-import type { ModeLike } from "../src/core/pi-shapes.ts";
-import { freshMemory } from "../src/loop.ts";
-import { describeReason, footerText, statusText } from "../src/core/text.ts";
-import { createContext, createFakePi, createSession } from "./fake-pi.ts";
+import { DEFAULT_CONFIG } from "../../src/config.ts";
+import type { Config, ListState, Memory, Reason, StopRecord } from "../../src/core/types.ts";
+import { createReach } from "../../src/io/notify.ts";
+import type { ReachIo } from "../../src/io/notify.ts";
+import { exitStatus, needsPerson, planReach } from "../../src/core/reach-plan.ts";
+import type { StopPayload } from "../../src/core/reach-plan.ts";
+import type { ModeLike } from "../../src/core/pi-shapes.ts";
+import { freshMemory } from "../../src/loop.ts";
+import { describeReason, footerText, statusText } from "../../src/core/text.ts";
+import { createContext, createFakePi, createSession } from "../fake-pi.ts";
 
 const MODES: readonly ModeLike[] = ["tui", "rpc", "json", "print"];
 const CONFIG: Config = { ...DEFAULT_CONFIG, notifyCommand: ["ping-me"], exitCode: 3 };

@@ -11,12 +11,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { endTrackedGroups, groupAlive, killTrackedGroups, trackedGroups, trackGroup } from "../src/io/groups.ts";
-import { runVerification } from "../src/io/verify-process.ts";
-import { running } from "./processes.ts";
+import { endTrackedGroups, groupAlive, killTrackedGroups, trackedGroups, trackGroup } from "../../src/io/groups.ts";
+import { runVerification } from "../../src/io/verify-process.ts";
+import { running } from "../processes.ts";
 
-const GROUPS = fileURLToPath(new URL("../src/io/groups.ts", import.meta.url));
-const VERIFY = fileURLToPath(new URL("../src/io/verify-process.ts", import.meta.url));
+const GROUPS = fileURLToPath(new URL("../../src/io/groups.ts", import.meta.url));
+const VERIFY = fileURLToPath(new URL("../../src/io/verify-process.ts", import.meta.url));
 
 /** Starts `sh -c` in a group of its own whose members ignore SIGTERM; returns the group id once both have set their trap. */
 async function stubbornGroup(): Promise<number> {
@@ -105,8 +105,8 @@ test("groups: killTrackedGroups is synchronous SIGKILL to every tracked group", 
 
 test("groups: one exit hook per process and one set of groups, whatever copy of the module is loaded (a /reload loads a fresh one)", async () => {
   const before = process.listeners("exit").length;
-  const first: typeof import("../src/io/groups.ts") = await import(`${GROUPS}?copy=1`);
-  const second: typeof import("../src/io/groups.ts") = await import(`${GROUPS}?copy=2`);
+  const first: typeof import("../../src/io/groups.ts") = await import(`${GROUPS}?copy=1`);
+  const second: typeof import("../../src/io/groups.ts") = await import(`${GROUPS}?copy=2`);
   first.trackGroup(999_999_001);
   second.trackGroup(999_999_002);
   trackGroup(999_999_003);
