@@ -201,6 +201,7 @@ export function parseConfig(raw: unknown): ConfigResult {
     else if (key === "notifyCommand") config.notifyCommand = parseNotifyCommand(record[key], problems);
     else if (key === "exitCode") config.exitCode = parseExitCode(record[key], problems);
     else if (key === "earlierTasks") config.earlierTasks = parseEarlierTasks(record[key], problems);
+    else if (key === "verify" && record[key] === false) config.verifyOff = true;
     else if (key === "verify") config.verify = parseVerify(record[key], problems, true);
     else if (key === "maxLimitWaitMinutes") config.maxLimitWaitMinutes = parseLimitWait(record[key], problems);
     else if (key === "children") config.children = parseChildren(record[key], problems);
@@ -270,6 +271,7 @@ function verifyObject(where: string, raw: unknown, problems: string[], needsDir:
 /**
  * `verify` (SPEC §8): a command string, `{ command, timeoutMinutes, maxRuns }`, or (when `lists`) a list
  * of such objects each with a `dir`. Every bad shape is a problem and leaves that entry out; never throws.
+ * (`false`, verification off, is the user file's only and is read by `parseConfig`.)
  */
 export function parseVerify(raw: unknown, problems: string[], lists: boolean): readonly VerifyEntry[] {
   if (raw === null || raw === undefined) return [];

@@ -429,6 +429,8 @@ export interface Config extends Limits {
   readonly earlierTasks: EarlierTasks;
   /** Verification commands (SPEC §4.16), by directory prefix; empty = none. */
   readonly verify: readonly VerifyEntry[];
+  /** `"verify": false` (0.5): no verification, no check looked for or offered, a project file's `verify` ignored. */
+  readonly verifyOff?: boolean | undefined;
   /** Minutes of waiting for usage limits per human message (SPEC §4.20); 0 = a limit is an ordinary error stop. */
   readonly maxLimitWaitMinutes: number;
   /** How the loop behaves in a child session (SPEC §4.18): quietly, not at all, or like any session. */

@@ -50,11 +50,11 @@ export function registerBoundaries(runtime: Runtime): void {
   }
 
   /** The user file's problems and the project file's (its ignored keys, a FIFO, …), each announced once per set (SPEC §8). */
-  function announceProblems(ctx: ContextLike, userProblems: readonly string[]): void {
+  function announceProblems(ctx: ContextLike, userProblems: readonly string[], verifyOff: boolean | undefined): void {
     runtime.reach.problems(ctx, configPath(), userProblems);
     const file = projectFile(ctx.cwd);
     const prefix = `${file}: `;
-    const project = readProjectVerify(ctx.cwd).problems.map((problem) => (problem.startsWith(prefix) ? problem.slice(prefix.length) : problem));
+    const project = readProjectVerify(ctx.cwd, verifyOff === true).problems.map((problem) => (problem.startsWith(prefix) ? problem.slice(prefix.length) : problem));
     runtime.reach.projectProblems(ctx, file, project);
   }
 
@@ -68,7 +68,7 @@ export function registerBoundaries(runtime: Runtime): void {
     if (!Array.isArray(event.entries) || typeof event.continue !== "boolean") return undefined;
     if (!isRecord(event.context) || !Array.isArray(event.context.pendingMessages)) return undefined;
     const facts = runtime.gather(ctx, { killSwitch: off });
-    announceProblems(ctx, facts.problems);
+    announceProblems(ctx, facts.problems, facts.config.verifyOff);
     const turn = turnFacts(event, facts.snapshot);
     const decision = decide({
       memory: facts.session.memory,
@@ -123,7 +123,10 @@ export function registerBoundaries(runtime: Runtime): void {
 
   function onSessionStart(ctx: ContextLike): void {
     if (runtime.conduct(ctx) === "off") return;
-    if (!killSwitch(ctx.cwd)) announceProblems(ctx, loadConfig(configPath()).problems);
+    if (!killSwitch(ctx.cwd)) {
+      const loaded = loadConfig(configPath());
+      announceProblems(ctx, loaded.problems, loaded.config.verifyOff);
+    }
     runtime.readControls(ctx, runtime.sessionOf(ctx));
     if (!ctx.hasUI) return;
     const facts = runtime.gather(ctx);

@@ -15,7 +15,8 @@ import { MARKER_TYPE, STOP_TYPE } from "../state.ts";
 import { OFF_FOOTER, verifyingFooter, verifyNudgeText } from "../core/text.ts";
 import { killSwitch } from "../io/paths.ts";
 import { judgeVerify, planVerify } from "../core/verify.ts";
-import type { VerifyResult } from "../core/verify.ts";
+import type { VerifyPlan, VerifyResult } from "../core/verify.ts";
+import { mayOffer, offerCheck } from "./verify-offer.ts";
 
 function queuedNow(ctx: ContextLike, fromEvent: boolean): boolean {
   if (typeof ctx.hasPendingMessages !== "function") return fromEvent;
@@ -45,7 +46,14 @@ export async function verifyAtSettle(runtime: Runtime, ctx: ContextLike, event: 
   const memory = session.memory;
   if (!memory?.pending || facts.config.verify === undefined) return undefined;
   const setup = verifySetup(ctx.cwd, facts.config, ctx.isProjectTrusted?.bind(ctx), approvalsPath());
-  const plan = planVerify(memory, setup.choice, queued || event.continue === true, facts.snapshot.work, facts.config.stopOnQuestion ? question : undefined);
+  let plan: VerifyPlan = planVerify(memory, setup.choice, queued || event.continue === true, facts.snapshot.work, facts.config.stopOnQuestion ? question : undefined, mayOffer(ctx, session));
+  if (plan.kind === "offer") {
+    // The project's own check, offered once a session (0.5): a yes runs it now, as any verification.
+    const spec = await offerCheck(runtime, ctx, session, plan.choice, setup.realDir);
+    // The dialog took time: a kill switch, a pause or a human message that came meanwhile wins.
+    if (!spec || killSwitch(ctx.cwd) !== undefined || session.memory?.paused === true || queuedNow(ctx, queued)) return undefined;
+    plan = { kind: "run", spec, base: plan.base };
+  }
   if (plan.kind === "none") return undefined;
   if (plan.kind === "decided") {
     session.memory = plan.memory;

@@ -15,6 +15,11 @@ export type FileRead =
   | { readonly kind: "missing" }
   | { readonly kind: "problem"; readonly why: string };
 
+export type BytesRead =
+  | { readonly kind: "bytes"; readonly bytes: Buffer }
+  | { readonly kind: "missing" }
+  | { readonly kind: "problem"; readonly why: string };
+
 function errorCode(error: unknown): string | undefined {
   if (typeof error !== "object" || error === null) return undefined;
   const code: unknown = Reflect.get(error, "code");
@@ -31,6 +36,21 @@ function whatItIs(stats: { isDirectory(): boolean; isFIFO(): boolean; isSocket()
 
 /** Reads a regular file as UTF-8 (at most `maxBytes`); a missing file is `missing`, anything else wrong a `problem`. */
 export function readRegularFile(path: string, maxBytes: number = MAX_FILE_BYTES): FileRead {
+  const read = readRegularBytes(path, maxBytes);
+  return read.kind === "bytes" ? { kind: "text", text: read.bytes.toString("utf8") } : read;
+}
+
+/** Whether a regular file is there (through links); never opens it, so a FIFO cannot make it wait. */
+export function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Reads a regular file's bytes (at most `maxBytes`), under the same rule as `readRegularFile`. */
+export function readRegularBytes(path: string, maxBytes: number = MAX_FILE_BYTES): BytesRead {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0));
@@ -52,7 +72,7 @@ export function readRegularFile(path: string, maxBytes: number = MAX_FILE_BYTES)
     }
     // The file grew past the cap between the size check and the read.
     if (length > maxBytes) return { kind: "problem", why: `is larger than ${maxBytes === MAX_FILE_BYTES ? "1 MiB" : `${maxBytes} bytes`}; not read` };
-    return { kind: "text", text: buffer.subarray(0, length).toString("utf8") };
+    return { kind: "bytes", bytes: buffer.subarray(0, length) };
   } catch (error) {
     return { kind: "problem", why: `cannot be read (${errorCode(error) ?? (error instanceof Error ? error.message : String(error))})` };
   } finally {
