@@ -6,10 +6,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_CONFIG, parseConfig } from "../src/config.ts";
-import { freshMemory, settle, stopKind } from "../src/loop.ts";
+import { freshMemory, NO_EARLIER, settle, stopKind } from "../src/loop.ts";
 import { limitStop, limitWake, readLimitRun, wakeDue, withLimitStop } from "../src/core/limit-stop.ts";
 import type { LimitRun, WakeFacts } from "../src/core/limit-stop.ts";
 import type { LimitWaitReason, ListState, Memory, PendingStop, Reason } from "../src/core/types.ts";
+import { branch } from "./loop/facts.ts";
 import { describeReason, footerText, headlessLine, reachText, statusText, stopHeadline } from "../src/core/text.ts";
 import { needsPerson, notifies, planReach } from "../src/core/reach-plan.ts";
 
@@ -238,7 +239,7 @@ const LIST: ListState = { kind: "list", open: 2, total: 5, signature: "s", sourc
 const TOOLS = { active: ["todo"], registered: [] };
 
 function wakeFacts(overrides: Partial<WakeFacts> = {}): WakeFacts {
-  return { list: LIST, limits: DEFAULT_CONFIG, spend: { tokens: 0, cost: 0, minutes: 6 }, tools: TOOLS, killSwitch: false, ...overrides };
+  return { list: LIST, limits: DEFAULT_CONFIG, spend: { tokens: 0, cost: 0, minutes: 6 }, tools: TOOLS, killSwitch: false, earlierTasks: "ask", branch: branch({ anchor: "u1" }), ...overrides };
 }
 
 const WAITING: Memory = {
@@ -282,6 +283,26 @@ test("the wake does nothing when the loop is off or paused, the agent waits for 
   assert.equal(stale.kind === "stop" ? stale.memory.pending?.reason.kind : stale.kind, "out-of-date");
   const reach = limitWake(WAITING, wakeFacts({ tools: { active: [], registered: [] } }));
   assert.equal(reach.kind === "stop" ? reach.memory.pending?.reason.kind : reach.kind, "out-of-reach");
+});
+
+// ---- 0.5: the wake meets the earlier-message rule ----
+
+/** The branch of a message sent after message 1 left its list open, unrelated to it (SPEC §4.15). */
+const UNRELATED = branch({ anchor: "u2", earlier: { ...NO_EARLIER, open: true, before: "u1" } });
+
+test("0.5: a limit that ended an unrelated new message stays an error stop (no wait promised) and its wake pushes nothing; taken up, it waits and wakes as usual", () => {
+  const held = limitStop({ pending: ERROR_STOP, run: run(ANTHROPIC_429), capMinutes: 300, nowMs: NOW, timer: true, held: true });
+  assert.equal(held, ERROR_STOP, "the error stop as decide() left it");
+  assert.equal(limitStop({ pending: ERROR_STOP, run: run(ANTHROPIC_429), capMinutes: 300, nowMs: NOW, timer: true, held: false }).reason.kind, "limit-wait");
+  const waiting2: Memory = { ...WAITING, anchor: "u2" };
+  assert.deepEqual(limitWake(waiting2, wakeFacts({ branch: UNRELATED })), { kind: "none", why: "earlier" }, "a record written before 0.5 (or re-armed at a restart) wakes to nothing");
+  assert.equal(limitWake(waiting2, wakeFacts({ branch: UNRELATED, earlierTasks: "continue" })).kind, "continue", "earlierTasks: continue is 0.2's behaviour");
+  assert.equal(limitWake({ ...waiting2, adopted: true }, wakeFacts({ branch: UNRELATED })).kind, "continue", "a /todoloop resume since adopts the list");
+  for (const [what, earlier] of [["carried over", { carried: true }], ["adopted on the branch", { adopted: true }]] as const) {
+    assert.equal(limitWake(waiting2, wakeFacts({ branch: branch({ anchor: "u2", earlier: { ...NO_EARLIER, open: true, before: "u1", ...earlier } }) })).kind, "continue", what);
+  }
+  // Before out of date: a list that is not this message's is not reported stale.
+  assert.deepEqual(limitWake(waiting2, wakeFacts({ branch: UNRELATED, list: { kind: "out-of-date", why: "codemode", open: 2, source: "rpiv-todo" } })), { kind: "none", why: "earlier" });
 });
 
 // ---- maxLimitWaitMinutes ----

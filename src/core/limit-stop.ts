@@ -7,8 +7,8 @@
  */
 import { classifyLimit } from "./limit-error.ts";
 import { parseTime, planLimitWait, priorWaitMinutes } from "./limit-wait.ts";
-import type { DecideInput, LimitWaitReason, Limits, ListState, MarkerDraft, Memory, PendingStop, ToolFacts } from "./types.ts";
-import { timerContinuation, timerStop } from "../loop.ts";
+import type { BranchFacts, DecideInput, EarlierMode, LimitWaitReason, Limits, ListState, MarkerDraft, Memory, PendingStop, ToolFacts } from "./types.ts";
+import { earlierFacts, holdsEarlier, timerContinuation, timerStop } from "../loop.ts";
 
 /** The entry types the loop writes (the branch reader's strings). */
 const MARKER_TYPE = "todo-loop:continue";
@@ -77,18 +77,29 @@ export interface LimitStopInput {
   readonly nowMs: number;
   /** A timer can continue the run (TUI and RPC); in print and JSON mode the process exits instead. */
   readonly timer: boolean;
+  /**
+   * The open tasks are an earlier message's that this one has not taken up (SPEC §4.15, `heldEarlier`):
+   * the loop would not continue them at the reset either, so no wait is promised.
+   */
+  readonly held?: boolean;
+}
+
+/** Whether the list is an earlier message's that this one has not taken up (SPEC §4.15), as every automatic continuation asks. */
+export function heldEarlier(memory: Memory, mode: EarlierMode, branch: BranchFacts): boolean {
+  return holdsEarlier(mode, earlierFacts(memory, branch));
 }
 
 /**
  * The stop a run that ended on a provider error really ends with: an error that is a limit that resets,
  * with tasks open, is a `limit-wait` — waiting until the plan's time, or given up when the waits under
- * this message would pass `maxLimitWaitMinutes`; a quota or billing error, any other error, an abort,
- * or the rule turned off (`0`) leave the `outcome` stop as it was.
+ * this message would pass `maxLimitWaitMinutes`; a quota or billing error, any other error, an abort, the
+ * rule turned off (`0`), or a list an unrelated new message has not taken up (`held`: the reset would
+ * push nothing, 0.5) leave the `outcome` stop as it was.
  */
 export function limitStop(input: LimitStopInput): PendingStop {
   const { pending, run } = input;
   const reason = pending.reason;
-  if (reason.kind !== "outcome" || reason.outcome !== "error" || pending.open <= 0 || run.error === undefined) return pending;
+  if (reason.kind !== "outcome" || reason.outcome !== "error" || pending.open <= 0 || run.error === undefined || input.held === true) return pending;
   const limit = classifyLimit(run.error.message, run.error.atMs);
   if (limit.kind !== "limit") return pending;
   const prior = run.prior.map((minutes) => minutes ?? Number.NaN);
@@ -155,6 +166,9 @@ export interface WakeFacts {
   readonly spend: DecideInput["spend"];
   readonly tools: ToolFacts;
   readonly killSwitch: boolean;
+  /** `earlierTasks` and the branch's earlier-message facts (SPEC §4.15): the wake meets that rule too (0.5). */
+  readonly earlierTasks: EarlierMode;
+  readonly branch: BranchFacts;
 }
 
 export type Wake =
@@ -162,22 +176,29 @@ export type Wake =
   | { readonly kind: "continue"; readonly memory: Memory; readonly marker: MarkerDraft }
   /** No continuation: a stop to announce and record as a run's end is (`memory.pending`). */
   | { readonly kind: "stop"; readonly memory: Memory }
-  /** Nothing to do: the loop is off, paused or waiting for the person, or no task is open. */
-  | { readonly kind: "none"; readonly why: "kill-switch" | "paused" | "waiting" | "nothing-open" };
+  /**
+   * Nothing to do: the loop is off, paused or waiting for the person, no task is open, or the list is
+   * an earlier message's that this one has not taken up.
+   */
+  | { readonly kind: "none"; readonly why: "kill-switch" | "paused" | "waiting" | "nothing-open" | "earlier" };
 
 /**
- * The wake at a wait's time (SPEC §4.20): one continuation that counts as a round, when no limit
- * stands in the way — every limit applies, the time limit counting the wait. A list that went out of
- * date, or a todo tool no longer active, stops as at any settle.
+ * The wake at a wait's time (SPEC §4.20): one continuation that counts as a round, when no rule stands
+ * in the way — it meets every rule an automatic continuation meets (0.5): the person's pause or wait,
+ * the earlier-message rule (§4.15: a limit that ended an unrelated new message never pushes an older
+ * message's list), and every limit, the time limit counting the wait. A list that went out of date, or
+ * a todo tool no longer active, stops as at any settle.
  */
 export function limitWake(memory: Memory, facts: WakeFacts): Wake {
   if (facts.killSwitch) return { kind: "none", why: "kill-switch" };
   if (memory.paused) return { kind: "none", why: "paused" };
   if (memory.waiting !== undefined) return { kind: "none", why: "waiting" };
   const { list } = facts;
+  const open = list.kind === "list" || list.kind === "out-of-date" ? list.open : 0;
+  if (open > 0 && heldEarlier(memory, facts.earlierTasks, facts.branch)) return { kind: "none", why: "earlier" };
   if (list.kind === "out-of-date") {
     return list.open > 0 ? { kind: "stop", memory: timerStop(memory, { kind: "out-of-date", why: list.why }, list.open) } : { kind: "none", why: "nothing-open" };
   }
-  if (list.kind !== "list" || list.open === 0) return { kind: "none", why: "nothing-open" };
+  if (list.kind !== "list" || open === 0) return { kind: "none", why: "nothing-open" };
   return timerContinuation(memory, list, facts);
 }

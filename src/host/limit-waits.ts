@@ -137,7 +137,7 @@ function wake(runtime: Runtime, ctx: ContextLike, resumeAt: unknown): void {
     const facts = runtime.gather(ctx);
     if (yieldsToWorkflow(runtime, ctx, session, facts)) return;
     const spend = { ...facts.spend, minutes: minutesSince(facts.snapshot.anchorTime, Date.now()) };
-    const result = limitWake(facts.memory, { list: facts.list, limits: facts.config, spend, tools: facts.tools, killSwitch: false });
+    const result = limitWake(facts.memory, { list: facts.list, limits: facts.config, spend, tools: facts.tools, killSwitch: false, earlierTasks: facts.config.earlierTasks, branch: facts.branch });
     session.memory = result.kind === "none" ? facts.memory : result.memory;
     if (result.kind === "stop") return settleFromTimer(runtime, ctx, session, facts.config);
     runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
