@@ -15,7 +15,7 @@ import { createBranchReader, listState, MARKER_TYPE, sessionPaused, STOP_TYPE } 
 import type { BranchReader, Snapshot } from "../state.ts";
 import { createReach, processIo } from "../io/notify.ts";
 import type { Reach, ReachIo } from "../io/notify.ts";
-import { checkInNudgeText, describeNotice, describeReason, footerText, nudgeText, rereadNudgeText, sanitize, wakeNudgeText } from "../core/text.ts";
+import { checkInNudgeText, describeNotice, describeReason, footerText, nudgeText, rereadNudgeText, sanitize, verifyNudgeText, wakeNudgeText } from "../core/text.ts";
 import { createChildren } from "./children.ts";
 import type { Children } from "./children.ts";
 import type { ChildConduct } from "../core/child.ts";
@@ -121,8 +121,10 @@ export function yieldsToWorkflow(runtime: Runtime, ctx: ContextLike, session: Se
 
 /** The marker as a custom message: its content is the nudge, its details the loop state. */
 export function markerMessage(marker: MarkerDraft, display: boolean): CustomMessageLike {
-  const { tool, source: _source, ...details } = marker;
-  const content = details.reread === true
+  const { tool, source: _source, output, ...details } = marker;
+  const content = output !== undefined
+    ? verifyNudgeText(output)
+    : details.reread === true
     ? rereadNudgeText(tool ?? "todo")
     : details.work === "wake" ? wakeNudgeText(tool) : details.work === "check-in" ? checkInNudgeText(tool) : nudgeText(tool, details.hint);
   return { customType: MARKER_TYPE, content, display, details };
