@@ -152,6 +152,16 @@ export function startMayRearm(reason: unknown, branchHasHuman: boolean): boolean
   return startMayAsk(reason, branchHasHuman) || (reason === "reload" && branchHasHuman);
 }
 
+/**
+ * Whether a `session_start` marks the restart on the branch (SPEC 0.5 §4.21): a start that may ask, on
+ * a branch whose run was cut short on a marker or a tool result. The person's first message after it
+ * then does not "directly follow a marker or a tool result" (§4.15): the dead run is not a run in
+ * progress, so only the go-on words, the offer's yes or `/todoloop continue` carry its list over.
+ */
+export function marksRestart(reason: unknown, tail: TailSummary): boolean {
+  return startMayAsk(reason, tail.end !== "empty") && (tail.end === "marker" || tail.end === "tool-result");
+}
+
 export interface ResumeFacts {
   /** `session_start.reason`. */
   readonly reason: unknown;
