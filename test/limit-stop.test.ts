@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_CONFIG, parseConfig } from "../src/config.ts";
 import { decide, freshMemory, NO_EARLIER, settle, stopKind } from "../src/loop.ts";
-import { limitStop, limitWake, readLimitRun, wakeDue, withLimitStop } from "../src/core/limit-stop.ts";
+import { limitStop, limitWake, readLimitRun, wakeDue, withLimitStop, withoutTimer } from "../src/core/limit-stop.ts";
 import type { LimitRun, WakeFacts } from "../src/core/limit-stop.ts";
 import type { LimitWaitReason, ListState, Memory, PendingStop, Reason, VerifyMemo } from "../src/core/types.ts";
 import { branch, CLEAR, input, seen, settleTurn } from "./loop/facts.ts";
@@ -342,6 +342,17 @@ test("0.5: the wake of a fix run continues it with the check's output again — 
   if (capped.kind === "stop") assert.deepEqual(capped.memory.pending?.reason, { kind: "verify-failed", command: "npm test", exit: 1, seconds: 2, runs: 1, why: "limit", limit: { limit: "maxRounds", used: 2, max: 2 } });
   assert.deepEqual(limitWake({ ...asleep, verify: { ...FAILED_CHECK, exit: 0 } }, wakeFacts({ list: { ...LIST, open: 0 } })), { kind: "none", why: "nothing-open" }, "a check that passed has nothing to fix");
   assert.deepEqual(limitWake({ ...asleep, verify: undefined }, wakeFacts({ list: { kind: "none", why: "unused" } })), { kind: "none", why: "nothing-open" });
+});
+
+test("0.5: a wait whose timer the kill switch cancelled no longer says when the run goes on: the footer and /todoloop name the usage-limit stop", () => {
+  const cancelled = withoutTimer(WAITING);
+  assert.deepEqual(cancelled.last, { ...WAITING.last, timer: false });
+  const list: ListState = { kind: "list", open: 2, total: 2, signature: "s", source: "rpiv-todo", tool: "todo" };
+  assert.equal(footerText(WAITING, list, DEFAULT_CONFIG, undefined)?.startsWith("todo loop: resumes at 15:05"), true);
+  assert.equal(footerText(cancelled, list, DEFAULT_CONFIG, undefined), "todo loop stopped: usage limit · todo 2 of 2 open");
+  for (const memory of [freshMemory("u1"), { ...WAITING, last: { ...WAITING.last, timer: false } as Reason }, { ...WAITING, last: { kind: "limit-wait", state: "gave-up", why: "spent", capMinutes: 5, atMs: NOW } as Reason }]) {
+    assert.equal(withoutTimer(memory), memory, "nothing to cancel: the same memory");
+  }
 });
 
 // ---- maxLimitWaitMinutes ----

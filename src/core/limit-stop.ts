@@ -160,6 +160,17 @@ export function wakeDue(branch: readonly unknown[], resumeAt: unknown): boolean 
   return false;
 }
 
+/**
+ * The memory once the wait's timer is cancelled by the kill switch (SPEC 0.5 §4.20: as soon as any check
+ * sees it; removing the file later does not revive that timer): the wait no longer says when the run
+ * goes on — the footer and `/todoloop` name the usage-limit stop instead. Any other memory as it was.
+ */
+export function withoutTimer(memory: Memory): Memory {
+  const last = memory.last;
+  if (last.kind !== "limit-wait" || last.state !== "waiting" || !last.timer) return memory;
+  return { ...memory, last: { ...last, timer: false } };
+}
+
 /** What the wake reads besides the memory. */
 export interface WakeFacts {
   readonly list: ListState;
