@@ -66,8 +66,13 @@ test("0.5: a resumed start marks the restart when the dead run ended on a marker
   }
   // The restart's own record says nothing of the run: a second restart still finds the dead run (and asks again).
   const again = tail(...chain(HUMAN, assistant(), marker({ round: 1, anchor: "u1" }), customEntry("todo-loop:restart", { v: 1 })));
-  assert.equal(again.end, "marker");
+  assert.deepEqual([again.end, again.restarted], ["marker", true]);
   assert.equal(decideResume(facts(again)).kind, "ask");
+  assert.equal(marksRestart("startup", again), false, "recorded once: not again at the second start");
+  const after = tail(...chain(HUMAN, assistant(), marker({ round: 1, anchor: "u1" }), customEntry("todo-loop:restart", { v: 1 }), MODEL));
+  assert.equal(marksRestart("startup", after), false, "entries that say nothing of the run after it do not matter");
+  const older = tail(...chain(HUMAN, assistant(), customEntry("todo-loop:restart", { v: 1 }), marker({ round: 1, anchor: "u1" })));
+  assert.equal(marksRestart("startup", older), true, "a restart before the run's own end is an older one");
 });
 
 test("every end a death leaves is read as such", () => {
