@@ -8,7 +8,7 @@
 import { classifyLimit } from "./limit-error.ts";
 import { parseTime, planLimitWait, priorWaitMinutes } from "./limit-wait.ts";
 import type { BranchFacts, DecideInput, EarlierMode, LimitWaitReason, Limits, ListState, MarkerDraft, Memory, PendingStop, Reason, ToolFacts } from "./types.ts";
-import { earlierFacts, holdsEarlier, limitReached, timerContinuation, timerStop } from "../loop.ts";
+import { earlierFacts, holdsEarlier, limitReached, timerContinuation, timerStop } from "./stops.ts";
 
 /** The entry types the loop writes (the branch reader's strings). */
 const MARKER_TYPE = "todo-loop:continue";
