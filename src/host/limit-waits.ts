@@ -1,7 +1,8 @@
 /**
  * Waiting out a usage limit and picking up a run that died with pi (SPEC §4.20, §4.21), wired:
  * - wherever a run ends (`run-end.ts`: at `agent_settled`, a timer's stop, verification's), a run that
- *   ended on a limit error becomes a `limit-wait` stop (`limitAtSettle`), and its record arms a timer
+ *   ended on a limit error becomes a `limit-wait` stop (`limitAtSettle`; not when the open tasks are an
+ *   earlier message's that this one has not taken up, SPEC 0.5), and its record arms a timer
  *   (`recordAtSettle`; TUI and RPC) that continues the run once at its time;
  * - the timer is cancelled by a human message, `/new` and the session's end; when it fires it checks
  *   the branch (a pause, a reset, a `continue` or a reply since cancel it), the kill switch, the pause,
@@ -17,7 +18,7 @@ import { applyCommand } from "../loop.ts";
 import type { Config, Memory, Reason, StopRecord } from "../core/types.ts";
 import type { ContextLike } from "../core/pi-shapes.ts";
 import { isRecord } from "../core/record.ts";
-import { limitWake, readLimitRun, wakeDue, withLimitStop } from "../core/limit-stop.ts";
+import { heldEarlier, limitWake, readLimitRun, wakeDue, withLimitStop } from "../core/limit-stop.ts";
 import { parseTime } from "../core/limit-wait.ts";
 import { decideResume, readTail, RESUME_CONFIRM_TIMEOUT_MS, resumeChannel } from "../core/resume.ts";
 import type { ResumeDecision } from "../core/resume.ts";
@@ -91,7 +92,7 @@ function arm(runtime: Runtime, ctx: ContextLike, resumeAt: unknown, resumeAtMs: 
  * open ends as a `limit-wait` instead of an error (SPEC §4.20); an abort while pi shuts down on a signal
  * is said to be one (§4.21). Reads the branch only when the pending stop is an error.
  */
-export function limitAtSettle(ctx: ContextLike, memory: Memory, config: Config): Memory {
+export function limitAtSettle(runtime: Runtime, ctx: ContextLike, memory: Memory, config: Config): Memory {
   const pending = memory.pending;
   if (pending === undefined || pending.reason.kind !== "outcome") return memory;
   if (pending.reason.outcome === "aborted") {
@@ -107,7 +108,9 @@ export function limitAtSettle(ctx: ContextLike, memory: Memory, config: Config):
   } catch {
     return memory;
   }
-  return withLimitStop(memory, { run: readLimitRun(branch), capMinutes: config.maxLimitWaitMinutes, nowMs: Date.now(), timer: timerMode(ctx) });
+  // A list an unrelated new message has not taken up is not the run's to continue at the reset (SPEC 0.5 §4.20).
+  const held = heldEarlier(memory, config.earlierTasks, runtime.gather(ctx).branch);
+  return withLimitStop(memory, { run: readLimitRun(branch), capMinutes: config.maxLimitWaitMinutes, nowMs: Date.now(), timer: timerMode(ctx), held });
 }
 
 /**
@@ -208,7 +211,7 @@ export function registerLimitWaits(runtime: Runtime): void {
   const { pi } = runtime;
   // Every run's end (run-end.ts) takes the usage-limit step from here.
   runtime.limitStep = {
-    atSettle: limitAtSettle,
+    atSettle: (ctx, memory, config) => limitAtSettle(runtime, ctx, memory, config),
     atRecord: (ctx, record, ended) => recordAtSettle(runtime, ctx, record, ended),
   };
   /** Sessions this instance already asked about: pi 1.5.2 over RPC fires `session_start` twice. */
