@@ -38,6 +38,7 @@ export function registerBoundaries(runtime: Runtime): void {
    */
   function switchNow(ctx: ContextLike): string | undefined {
     const off = killSwitch(ctx.cwd);
+    if (off !== undefined) runtime.limitStep.switchSeen(ctx);
     if (!ctx.hasUI) return off;
     const session = runtime.sessionOf(ctx);
     if (off !== undefined) {

@@ -4,7 +4,8 @@
  *   ended on a limit error becomes a `limit-wait` stop (`limitAtSettle`; not when the open tasks are an
  *   earlier message's that this one has not taken up, SPEC 0.5), and its record arms a timer
  *   (`recordAtSettle`; TUI and RPC) that continues the run once at its time;
- * - the timer is cancelled by a human message, `/new` and the session's end; when it fires it checks
+ * - the timer is cancelled by a human message, `/new`, the session's end and the kill switch as soon as a
+ *   hook or a command sees it (`switchSeen`, SPEC 0.5); when it fires it checks
  *   the branch (a pause, a reset, a `continue` or a reply since cancel it), the kill switch, the pause,
  *   `workflow:mutex:v1`, and every limit (`limitWake`);
  * - at `session_start` of a resumed session it asks whether to continue a run that died (TUI: a dialog,
@@ -18,7 +19,7 @@ import { applyCommand } from "../loop.ts";
 import type { Config, Memory, Reason, StopRecord } from "../core/types.ts";
 import type { ContextLike } from "../core/pi-shapes.ts";
 import { isRecord } from "../core/record.ts";
-import { heldEarlier, limitWake, readLimitRun, wakeDue, withLimitStop } from "../core/limit-stop.ts";
+import { heldEarlier, limitWake, readLimitRun, wakeDue, withLimitStop, withoutTimer } from "../core/limit-stop.ts";
 import { parseTime } from "../core/limit-wait.ts";
 import { decideResume, readTail, RESUME_CONFIRM_TIMEOUT_MS, resumeChannel } from "../core/resume.ts";
 import type { ResumeDecision } from "../core/resume.ts";
@@ -58,6 +59,17 @@ export function cancelLimitWait(ctx: ContextLike): void {
   if (!key || !current) return;
   clearTimeout(current.timer);
   armed.delete(key);
+}
+
+/**
+ * The kill switch seen by a hook or a command (SPEC 0.5 §4.20): the session's wait is cancelled at once,
+ * so removing the file before its time does not revive it, and the memory stops saying when it resumes.
+ */
+function cancelForSwitch(runtime: Runtime, ctx: ContextLike): void {
+  if (!limitWaitArmed(ctx)) return;
+  cancelLimitWait(ctx);
+  const session = runtime.sessionOf(ctx);
+  if (session.memory) session.memory = withoutTimer(session.memory);
 }
 
 /** Whether a wait is armed for the session (for tests and `/todoloop`). */
@@ -213,6 +225,7 @@ export function registerLimitWaits(runtime: Runtime): void {
   runtime.limitStep = {
     atSettle: (ctx, memory, config) => limitAtSettle(runtime, ctx, memory, config),
     atRecord: (ctx, record, ended) => recordAtSettle(runtime, ctx, record, ended),
+    switchSeen: (ctx) => cancelForSwitch(runtime, ctx),
   };
   /** Sessions this instance already asked about: pi 1.5.2 over RPC fires `session_start` twice. */
   const asked = new Set<string>();

@@ -69,7 +69,8 @@ export interface Runtime {
   /** The session's memory is now `memory`, and the footer shows it. */
   setMemory(ctx: ContextLike, facts: Facts, memory: Memory, force?: boolean): void;
   /**
-   * The usage-limit step of a run's end (SPEC §4.20, §4.21), applied by `run-end.ts` wherever a run ends.
+   * The usage-limit step of a run's end (SPEC §4.20, §4.21), applied by `run-end.ts` wherever a run ends,
+   * and the kill switch's cancel of a wait, applied wherever a hook or a command sees the switch.
    * `limit-waits.ts` installs it when it registers: the timer its record arms ends a run through
    * `run-end.ts`, so the step is handed over here instead of imported (no import cycle).
    */
@@ -94,10 +95,12 @@ export interface LimitStep {
   atSettle(ctx: ContextLike, memory: Memory, config: Config): Memory;
   /** The stop record about to be written (marked, its wait's timer armed); `ended`: the reason the run ended on. */
   atRecord(ctx: ContextLike, record: StopRecord, ended: Reason | undefined): StopRecord;
+  /** A hook or a command saw the kill switch: the session's wait is cancelled for good (SPEC 0.5 §4.20). */
+  switchSeen(ctx: ContextLike): void;
 }
 
 /** No usage-limit step: until `limit-waits.ts` registers, a run's end is settled as it is. */
-export const NO_LIMIT_STEP: LimitStep = { atSettle: (_ctx, memory) => memory, atRecord: (_ctx, record) => record };
+export const NO_LIMIT_STEP: LimitStep = { atSettle: (_ctx, memory) => memory, atRecord: (_ctx, record) => record, switchSeen: () => undefined };
 
 /** The tools of the one source that keeps its list in a file of the project (@tintinweb/pi-tasks). */
 const TASKS_FILE_TOOLS: ReadonlySet<string> = new Set(sourceOf("tintinweb-pi-tasks")?.toolNames ?? []);

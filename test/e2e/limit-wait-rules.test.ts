@@ -1,22 +1,27 @@
-// Proves on the real host that a usage-limit wait meets every rule an automatic continuation meets: the earlier-message rule first.
+// Proves on the real host that a usage-limit wait meets every rule an automatic continuation meets: the earlier-message rule, and the kill switch seen early.
 /**
  * SPEC 0.5 §4.20 over RPC on the real pi, the scripted model failing with Anthropic's 429 and a
  * 3-second wait (`maxLimitWaitMinutes: 0.05`): a limit that ends an unrelated new message never pushes
- * the earlier message's list at the reset.
+ * the earlier message's list at the reset; a kill switch seen by `/todoloop` during the wait cancels it,
+ * and removing the file before the reset does not revive it.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import {
   checkInvariants,
   footers,
   loopNotifies,
   markerDetails,
+  markers,
   requests,
   say,
   SCENARIO_TIMEOUT_MS,
   stopData,
   userMessageIds,
   withRpc,
+  updateTasks,
   TWO_TASKS as TASKS,
   PLAN_TWO as plan,
 } from "./harness.ts";
@@ -51,5 +56,27 @@ test("RPC: a limit that ends an unrelated new message never pushes the earlier m
     assert.ok(!footers(rpc.statuses).some((footer) => footer?.includes("resumes at")), "the footer never promised a reset");
     assert.equal(loopNotifies(rpc.notifies).at(-1)?.message, "todo loop stopped: turn outcome was error");
     checkInvariants(box, { script: script.slice(0, 5), taskTexts: TASKS });
+  });
+});
+
+test("RPC: the kill switch seen by /todoloop during a limit wait cancels it; removing the file before the reset does not revive it", { timeout }, async (t) => {
+  const script: ScriptStep[] = [plan, LIMIT, updateTasks([1, 2]), say("Done.")];
+  await withRpc(t.signal, { script, settings: NO_RETRY, config: { maxLimitWaitMinutes: CAP } }, async (box, rpc) => {
+    await rpc.prompt("Do the work");
+    assert.deepEqual(stopData(await rpc.getEntries()).map((stop) => stop.kind), ["limit-wait"]);
+    const off = join(box.agentDir, "todo-loop-off");
+    writeFileSync(off, "");
+    const status = await rpc.command("");
+    const said = loopNotifies(status).map((notify) => notify.message).join("\n");
+    assert.match(said, /DISABLED \(kill switch /, said);
+    rmSync(off);
+    await sleep(WAIT_MS + 2500);
+    const entries = await rpc.getEntries();
+    t.diagnostic(`requests ${requests(box).length}, markers ${markers(entries).length}, records ${stopData(entries).map((stop) => stop.kind).join("+")}, footers ${JSON.stringify(footers(rpc.statuses))}`);
+    assert.equal(requests(box).length, 2, "nothing ran at the reset");
+    assert.deepEqual(markers(entries), []);
+    assert.deepEqual(stopData(entries).map((stop) => stop.kind), ["limit-wait"], "the record stays");
+    assert.ok(!(footers(rpc.statuses).at(-1) ?? "").includes("resumes at"), `the footer no longer promises the reset: ${footers(rpc.statuses).at(-1)}`);
+    checkInvariants(box, { script: script.slice(0, 2), taskTexts: TASKS });
   });
 });
