@@ -9,7 +9,8 @@
  *   the branch (a pause, a reset, a `continue` or a reply since cancel it), the kill switch, the pause,
  *   `workflow:mutex:v1`, and every limit (`limitWake`);
  * - at `session_start` of a resumed session it asks whether to continue a run that died (TUI: a dialog,
- *   RPC: a notify), or arms a wait still to come again (`decideResume`);
+ *   RPC: a notify), or arms a wait still to come again (`decideResume`); a run that died on a marker or a
+ *   tool result gets a restart record (`marksRestart`), so the next message is not read as steering it;
  * - SIGTERM and SIGHUP are watched (one listener per process, removed at the session's end) so that the
  *   abort pi makes while shutting down is recorded with `shutdown: true`: a death, not the person's Escape.
  * The rules are in `core/limit-stop.ts`, `core/resume.ts` and `core/limit-wait.ts`; the words in `text.ts`.
@@ -21,10 +22,10 @@ import type { ContextLike } from "../core/pi-shapes.ts";
 import { isRecord } from "../core/record.ts";
 import { heldEarlier, limitWake, readLimitRun, wakeDue, withLimitStop, withoutTimer } from "../core/limit-stop.ts";
 import { parseTime } from "../core/limit-wait.ts";
-import { decideResume, readTail, RESUME_CONFIRM_TIMEOUT_MS, resumeChannel } from "../core/resume.ts";
+import { decideResume, marksRestart, readTail, RESUME_CONFIRM_TIMEOUT_MS, resumeChannel } from "../core/resume.ts";
 import type { ResumeDecision } from "../core/resume.ts";
 import { commandReplyText, RESUME_TITLE, resumeNotice, resumeQuestion } from "../core/text.ts";
-import { CONTROL_TYPE } from "../state.ts";
+import { CONTROL_TYPE, RESTART_TYPE } from "../state.ts";
 import { commandFacts } from "./command.ts";
 import { minutesSince } from "../core/stops.ts";
 import { markerMessage, yieldsToWorkflow } from "./runtime.ts";
@@ -219,6 +220,16 @@ function sessionIdOf(ctx: ContextLike): string {
   }
 }
 
+/**
+ * A start after pi stopped mid-run on a marker or a tool result is recorded on the branch, once, in every
+ * mode (not under the kill switch, nor in a child with `children: "off"`): the person's next message then
+ * does not follow a run in progress, so only go-on words carry the dead run's list over (SPEC 0.5 §4.21).
+ */
+function markRestart(runtime: Runtime, ctx: ContextLike, reason: unknown): void {
+  if (runtime.conduct(ctx) === "off" || killSwitch(ctx.cwd)) return;
+  if (marksRestart(reason, readTail(ctx.sessionManager.getBranch()))) runtime.pi.appendEntry(RESTART_TYPE, { v: 1 });
+}
+
 export function registerLimitWaits(runtime: Runtime): void {
   const { pi } = runtime;
   // Every run's end (run-end.ts) takes the usage-limit step from here.
@@ -232,6 +243,7 @@ export function registerLimitWaits(runtime: Runtime): void {
 
   async function onSessionStart(reason: unknown, ctx: ContextLike): Promise<void> {
     watchSignals();
+    markRestart(runtime, ctx, reason);
     // A child session asks nobody and waits for nothing: its parent decides (SPEC §4.18).
     if (runtime.conduct(ctx) !== "normal" || !timerMode(ctx)) return;
     const tail = readTail(ctx.sessionManager.getBranch());
