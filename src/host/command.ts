@@ -4,7 +4,7 @@
  * may start a run with one marker.
  */
 import { existsSync } from "node:fs";
-import { configPath, killSwitch } from "../io/paths.ts";
+import { configPath } from "../io/paths.ts";
 import { applyCommand, COMMANDS, parseCommand } from "../loop.ts";
 import { minutesSince } from "../core/stops.ts";
 import type { Command, CommandFacts } from "../loop.ts";
@@ -61,6 +61,8 @@ export function registerCommand(runtime: Runtime): void {
     },
     async handler(args, ctx) {
       try {
+        // Any `/todoloop` is a command that sees the kill switch: a wait cancelled, the footer following it.
+        runtime.followSwitch(ctx);
         if (isVerifyCommand(args)) {
           await handleVerify(runtime, args, ctx);
           return;
@@ -77,8 +79,6 @@ export function registerCommand(runtime: Runtime): void {
           return;
         }
         runtime.readControls(ctx, runtime.sessionOf(ctx));
-        // The kill switch seen here cancels a usage-limit wait for good (SPEC 0.5 §4.20).
-        if (killSwitch(ctx.cwd) !== undefined) runtime.limitStep.switchSeen(ctx);
         const facts = runtime.gather(ctx);
         const idle = typeof ctx.isIdle === "function" ? ctx.isIdle() : true;
         const result = applyCommand(facts.memory, command, { ...commandFacts(facts), idle });

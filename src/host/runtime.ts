@@ -15,7 +15,7 @@ import { createBranchReader, listState, MARKER_TYPE, sessionPaused } from "../st
 import type { BranchReader, Snapshot } from "../state.ts";
 import { createReach, processIo } from "../io/notify.ts";
 import type { Reach, ReachIo } from "../io/notify.ts";
-import { checkInNudgeText, footerText, nudgeText, rereadNudgeText, sanitize, verifyNudgeText, wakeNudgeText } from "../core/text.ts";
+import { checkInNudgeText, footerText, nudgeText, OFF_FOOTER, rereadNudgeText, sanitize, verifyNudgeText, wakeNudgeText } from "../core/text.ts";
 import { createChildren } from "./children.ts";
 import type { Children } from "./children.ts";
 import type { ChildConduct } from "../core/child.ts";
@@ -87,6 +87,12 @@ export interface Runtime {
   readonly workflow: Workflow;
   /** Work in flight (SPEC §4.17): what this session's bus announced, and the loop's timers and hold for it. */
   readonly work: WorkTracker;
+  /**
+   * The kill switch in force now (its file, or undefined), followed at once wherever a hook or a command
+   * looks (SPEC §8, 0.5 §4.20 and §7): a usage-limit wait is cancelled for good, and the footer reads
+   * `todo loop off` while tasks are open, or the loop's own state again once the file is gone.
+   */
+  followSwitch(ctx: ContextLike): string | undefined;
 }
 
 /** What a run's end asks the usage-limit wait (`limit-waits.ts`). */
@@ -284,7 +290,7 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
     return footerText(memory, facts.list, facts.config, facts.killSwitch);
   }
 
-  return {
+  const runtime: Runtime = {
     pi,
     children,
     conduct,
@@ -314,5 +320,19 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
       const entries = read.call(ctx.sessionManager);
       session.paused = Array.isArray(entries) ? sessionPaused(entries) : undefined;
     },
+    followSwitch(ctx) {
+      const off = killSwitch(ctx.cwd);
+      if (off !== undefined) runtime.limitStep.switchSeen(ctx);
+      if (!ctx.hasUI) return off;
+      const session = sessionOf(ctx);
+      // With the switch: `todo loop off` while tasks are open, whatever the footer showed (nothing, for a
+      // list written under the switch; a stale count). Without it: the real state once more (SPEC 0.5 §7).
+      if (off !== undefined ? session.footer !== OFF_FOOTER : session.footer === OFF_FOOTER) {
+        const facts = gather(ctx);
+        showFooter(ctx, session, footerFor(facts, facts.memory));
+      }
+      return off;
+    },
   };
+  return runtime;
 }
