@@ -105,6 +105,17 @@ function clearStop(memory: Memory, handsOver: string | undefined): Decision {
   return stopWith(memory, { kind: "clear", handsOver }, 0, "warning");
 }
 
+/**
+ * A turn that errored or was aborted (SPEC §4.4): the stop the run ends with if it ends here — with
+ * tasks open, or in a verification's fix run (no task open, the check failed: SPEC 0.5 §4.20, a run the
+ * loop started always ends with a record; marked `fixing`, so a limit there is a `limit-wait`).
+ */
+function outcomeStop(memory: Memory, outcome: Exclude<TurnFacts["outcome"], "completed">, open: number): Decision {
+  if (open > 0) return stopWith(memory, { kind: "outcome", outcome }, open, "warning");
+  if (memory.last.kind === "verify-continuing") return stopWith(memory, { kind: "outcome", outcome, fixing: true }, 0, "warning");
+  return noop({ ...memory, last: { kind: "outcome", outcome } });
+}
+
 /** The warning due when a todo-only tool turn left no open task: by what the calls did. */
 function emptiedNotice(turn: TurnFacts, list: ListState): Notice | undefined {
   const deletes = turn.calls.filter((call) => call === "delete").length;
@@ -208,10 +219,7 @@ function decideTurn(input: DecideInput): Decision {
 
   if (turn.toolResults > 0) {
     memory = { ...memory, settleRun: 0 };
-    if (turn.outcome !== "completed") {
-      const reason: Reason = { kind: "outcome", outcome: turn.outcome };
-      return open > 0 ? stopWith(memory, reason, open, "warning") : noop({ ...memory, last: reason });
-    }
+    if (turn.outcome !== "completed") return outcomeStop(memory, turn.outcome, open);
     const emptied = turn.openBefore > 0 && open === 0 && turn.todoOnly ? emptiedNotice(turn, list) : undefined;
     return noop(memory, emptied ? [emptied] : []);
   }
@@ -220,10 +228,7 @@ function decideTurn(input: DecideInput): Decision {
   // to record or announce, no brake counting its replies; `last` says who drives.
   if (input.otherWorkflow === true) return noop({ ...memory, last: { kind: "other-workflow" } });
 
-  if (turn.outcome !== "completed") {
-    const reason: Reason = { kind: "outcome", outcome: turn.outcome };
-    return open > 0 ? stopWith(memory, reason, open, "warning") : noop({ ...memory, last: reason });
-  }
+  if (turn.outcome !== "completed") return outcomeStop(memory, turn.outcome, open);
   if (memory.paused) return noop({ ...memory, last: { kind: "paused" } });
   if (memory.waiting !== undefined) return stopWith(memory, { kind: "waiting", ...memory.waiting }, open, "warning");
   if (list.kind === "planning") return noop({ ...memory, last: { kind: "planning" } });

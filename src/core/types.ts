@@ -40,7 +40,8 @@ export type Reason =
     }
   | { readonly kind: "idle"; readonly replies: number; readonly open: number }
   /** `shutdown`: an abort pi made while shutting down on SIGTERM or SIGHUP, not the person's Escape (SPEC §4.21). */
-  | { readonly kind: "outcome"; readonly outcome: Exclude<TurnOutcome, "completed">; readonly shutdown?: boolean }
+  /** `fixing`: the run was a verification's fix run (no task open; SPEC 0.5: a run the loop started always ends with a record). */
+  | { readonly kind: "outcome"; readonly outcome: Exclude<TurnOutcome, "completed">; readonly shutdown?: boolean; readonly fixing?: true }
   | { readonly kind: "paused" }
   | { readonly kind: "resumed" }
   | { readonly kind: "reset" }
@@ -337,7 +338,12 @@ export interface MarkerDetails {
 }
 
 /** A marker to append: its details plus the tool the nudge names (undefined: plan-mode's convention). */
-export type MarkerDraft = MarkerDetails & { readonly tool: string | undefined; readonly source: SourceId | undefined };
+export type MarkerDraft = MarkerDetails & {
+  readonly tool: string | undefined;
+  readonly source: SourceId | undefined;
+  /** A verification continuation's fenced output, which its nudge carries (never in the details). */
+  readonly output?: string;
+};
 
 export interface StopRecord {
   readonly v: 1;

@@ -19,7 +19,7 @@ import type { CallKind } from "../core/types.ts";
 import { isRecord } from "../core/record.ts";
 import { openCount, vanishedTasks } from "../state.ts";
 import type { Snapshot } from "../state.ts";
-import { describeNotice, OFF_FOOTER, sanitize } from "../core/text.ts";
+import { describeNotice, sanitize } from "../core/text.ts";
 import { registerVerifyShutdown, verifyAtSettle } from "./verify-boundary.ts";
 import { readProjectVerify } from "./verify-setup.ts";
 import { projectFile } from "../io/approvals.ts";
@@ -31,23 +31,8 @@ const QUESTION_CHARS = 200;
 export function registerBoundaries(runtime: Runtime): void {
   const { pi } = runtime;
 
-  /**
-   * The kill switch in force now, with the footer following it at once (SPEC §8: creating or removing
-   * the file takes effect at the next hook call): `todo loop off` over a footer that showed tasks, and
-   * the loop's own footer back as soon as the file is gone.
-   */
-  function switchNow(ctx: ContextLike): string | undefined {
-    const off = killSwitch(ctx.cwd);
-    if (!ctx.hasUI) return off;
-    const session = runtime.sessionOf(ctx);
-    if (off !== undefined) {
-      if (session.footer !== undefined) runtime.showFooter(ctx, session, OFF_FOOTER);
-    } else if (session.footer === OFF_FOOTER) {
-      const facts = runtime.gather(ctx, { killSwitch: off });
-      runtime.refreshFooter(ctx, facts, facts.memory);
-    }
-    return off;
-  }
+  /** The kill switch in force now, followed at once by the footer and a usage-limit wait (runtime.ts). */
+  const switchNow = (ctx: ContextLike): string | undefined => runtime.followSwitch(ctx);
 
   /** The user file's problems and the project file's (its ignored keys, a FIFO, …), each announced once per set (SPEC §8). */
   function announceProblems(ctx: ContextLike, userProblems: readonly string[], verifyOff: boolean | undefined): void {

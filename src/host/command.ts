@@ -61,6 +61,8 @@ export function registerCommand(runtime: Runtime): void {
     },
     async handler(args, ctx) {
       try {
+        // Any `/todoloop` is a command that sees the kill switch: a wait cancelled, the footer following it.
+        runtime.followSwitch(ctx);
         if (isVerifyCommand(args)) {
           await handleVerify(runtime, args, ctx);
           return;

@@ -15,7 +15,7 @@ import { createBranchReader, listState, MARKER_TYPE, sessionPaused } from "../st
 import type { BranchReader, Snapshot } from "../state.ts";
 import { createReach, processIo } from "../io/notify.ts";
 import type { Reach, ReachIo } from "../io/notify.ts";
-import { checkInNudgeText, footerText, nudgeText, rereadNudgeText, sanitize, wakeNudgeText } from "../core/text.ts";
+import { checkInNudgeText, footerText, nudgeText, OFF_FOOTER, rereadNudgeText, sanitize, verifyNudgeText, wakeNudgeText } from "../core/text.ts";
 import { createChildren } from "./children.ts";
 import type { Children } from "./children.ts";
 import type { ChildConduct } from "../core/child.ts";
@@ -70,7 +70,8 @@ export interface Runtime {
   /** The session's memory is now `memory`, and the footer shows it. */
   setMemory(ctx: ContextLike, facts: Facts, memory: Memory, force?: boolean): void;
   /**
-   * The usage-limit step of a run's end (SPEC §4.20, §4.21), applied by `run-end.ts` wherever a run ends.
+   * The usage-limit step of a run's end (SPEC §4.20, §4.21), applied by `run-end.ts` wherever a run ends,
+   * and the kill switch's cancel of a wait, applied wherever a hook or a command sees the switch.
    * `limit-waits.ts` installs it when it registers: the timer its record arms ends a run through
    * `run-end.ts`, so the step is handed over here instead of imported (no import cycle).
    */
@@ -87,6 +88,12 @@ export interface Runtime {
   readonly workflow: Workflow;
   /** Work in flight (SPEC §4.17): what this session's bus announced, and the loop's timers and hold for it. */
   readonly work: WorkTracker;
+  /**
+   * The kill switch in force now (its file, or undefined), followed at once wherever a hook or a command
+   * looks (SPEC §8, 0.5 §4.20 and §7): a usage-limit wait is cancelled for good, and the footer reads
+   * `todo loop off` while tasks are open, or the loop's own state again once the file is gone.
+   */
+  followSwitch(ctx: ContextLike): string | undefined;
 }
 
 /** What a run's end asks the usage-limit wait (`limit-waits.ts`). */
@@ -95,10 +102,12 @@ export interface LimitStep {
   atSettle(ctx: ContextLike, memory: Memory, config: Config): Memory;
   /** The stop record about to be written (marked, its wait's timer armed); `ended`: the reason the run ended on. */
   atRecord(ctx: ContextLike, record: StopRecord, ended: Reason | undefined): StopRecord;
+  /** A hook or a command saw the kill switch: the session's wait is cancelled for good (SPEC 0.5 §4.20). */
+  switchSeen(ctx: ContextLike): void;
 }
 
 /** No usage-limit step: until `limit-waits.ts` registers, a run's end is settled as it is. */
-export const NO_LIMIT_STEP: LimitStep = { atSettle: (_ctx, memory) => memory, atRecord: (_ctx, record) => record };
+export const NO_LIMIT_STEP: LimitStep = { atSettle: (_ctx, memory) => memory, atRecord: (_ctx, record) => record, switchSeen: () => undefined };
 
 /** The tools of the one source that keeps its list in a file of the project (@tintinweb/pi-tasks). */
 const TASKS_FILE_TOOLS: ReadonlySet<string> = new Set(sourceOf("tintinweb-pi-tasks")?.toolNames ?? []);
@@ -123,8 +132,10 @@ export function yieldsToWorkflow(runtime: Runtime, ctx: ContextLike, facts: Fact
 
 /** The marker as a custom message: its content is the nudge, its details the loop state. */
 export function markerMessage(marker: MarkerDraft, display: boolean): CustomMessageLike {
-  const { tool, source: _source, ...details } = marker;
-  const content = details.reread === true
+  const { tool, source: _source, output, ...details } = marker;
+  const content = output !== undefined
+    ? verifyNudgeText(output)
+    : details.reread === true
     ? rereadNudgeText(tool ?? "todo")
     : details.work === "wake" ? wakeNudgeText(tool) : details.work === "check-in" ? checkInNudgeText(tool) : nudgeText(tool, details.hint);
   return { customType: MARKER_TYPE, content, display, details };
@@ -280,7 +291,7 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
     return footerText(memory, facts.list, facts.config, facts.killSwitch);
   }
 
-  return {
+  const runtime: Runtime = {
     pi,
     children,
     conduct,
@@ -310,5 +321,19 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
       const entries = read.call(ctx.sessionManager);
       session.paused = Array.isArray(entries) ? sessionPaused(entries) : undefined;
     },
+    followSwitch(ctx) {
+      const off = killSwitch(ctx.cwd);
+      if (off !== undefined) runtime.limitStep.switchSeen(ctx);
+      if (!ctx.hasUI) return off;
+      const session = sessionOf(ctx);
+      // With the switch: `todo loop off` while tasks are open, whatever the footer showed (nothing, for a
+      // list written under the switch; a stale count). Without it: the real state once more (SPEC 0.5 §7).
+      if (off !== undefined ? session.footer !== OFF_FOOTER : session.footer === OFF_FOOTER) {
+        const facts = gather(ctx, { killSwitch: off });
+        showFooter(ctx, session, footerFor(facts, facts.memory));
+      }
+      return off;
+    },
   };
+  return runtime;
 }

@@ -6,10 +6,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_CONFIG, parseConfig } from "../../src/config.ts";
-import { freshMemory, settle, stopKind } from "../../src/loop.ts";
-import { limitStop, limitWake, readLimitRun, wakeDue, withLimitStop } from "../../src/core/limit-stop.ts";
+import { decide, freshMemory, NO_EARLIER, settle, stopKind } from "../../src/loop.ts";
+import { limitStop, limitWake, readLimitRun, wakeDue, withLimitStop, withoutTimer } from "../../src/core/limit-stop.ts";
 import type { LimitRun, WakeFacts } from "../../src/core/limit-stop.ts";
-import type { LimitWaitReason, ListState, Memory, PendingStop, Reason } from "../../src/core/types.ts";
+import type { LimitWaitReason, ListState, Memory, PendingStop, Reason, VerifyMemo } from "../../src/core/types.ts";
+import { branch, CLEAR, input, seen, settleTurn } from "../loop/facts.ts";
 import { describeReason, footerText, headlessLine, reachText, statusText, stopHeadline } from "../../src/core/text.ts";
 import { needsPerson, notifies, planReach } from "../../src/core/reach-plan.ts";
 
@@ -238,7 +239,7 @@ const LIST: ListState = { kind: "list", open: 2, total: 5, signature: "s", sourc
 const TOOLS = { active: ["todo"], registered: [] };
 
 function wakeFacts(overrides: Partial<WakeFacts> = {}): WakeFacts {
-  return { list: LIST, limits: DEFAULT_CONFIG, spend: { tokens: 0, cost: 0, minutes: 6 }, tools: TOOLS, killSwitch: false, ...overrides };
+  return { list: LIST, limits: DEFAULT_CONFIG, spend: { tokens: 0, cost: 0, minutes: 6 }, tools: TOOLS, killSwitch: false, earlierTasks: "ask", branch: branch({ anchor: "u1" }), ...overrides };
 }
 
 const WAITING: Memory = {
@@ -282,6 +283,76 @@ test("the wake does nothing when the loop is off or paused, the agent waits for 
   assert.equal(stale.kind === "stop" ? stale.memory.pending?.reason.kind : stale.kind, "out-of-date");
   const reach = limitWake(WAITING, wakeFacts({ tools: { active: [], registered: [] } }));
   assert.equal(reach.kind === "stop" ? reach.memory.pending?.reason.kind : reach.kind, "out-of-reach");
+});
+
+// ---- 0.5: the wake meets the earlier-message rule; a verification's fix run ends as a wait ----
+
+/** The branch of a message sent after message 1 left its list open, unrelated to it (SPEC §4.15). */
+const UNRELATED = branch({ anchor: "u2", earlier: { ...NO_EARLIER, open: true, before: "u1" } });
+
+test("0.5: a limit that ended an unrelated new message stays an error stop (no wait promised) and its wake pushes nothing; taken up, it waits and wakes as usual", () => {
+  const held = limitStop({ pending: ERROR_STOP, run: run(ANTHROPIC_429), capMinutes: 300, nowMs: NOW, timer: true, held: true });
+  assert.equal(held, ERROR_STOP, "the error stop as decide() left it");
+  assert.equal(limitStop({ pending: ERROR_STOP, run: run(ANTHROPIC_429), capMinutes: 300, nowMs: NOW, timer: true, held: false }).reason.kind, "limit-wait");
+  const waiting2: Memory = { ...WAITING, anchor: "u2" };
+  assert.deepEqual(limitWake(waiting2, wakeFacts({ branch: UNRELATED })), { kind: "none", why: "earlier" }, "a record written before 0.5 (or re-armed at a restart) wakes to nothing");
+  assert.equal(limitWake(waiting2, wakeFacts({ branch: UNRELATED, earlierTasks: "continue" })).kind, "continue", "earlierTasks: continue is 0.2's behaviour");
+  assert.equal(limitWake({ ...waiting2, adopted: true }, wakeFacts({ branch: UNRELATED })).kind, "continue", "a /todoloop resume since adopts the list");
+  for (const [what, earlier] of [["carried over", { carried: true }], ["adopted on the branch", { adopted: true }]] as const) {
+    assert.equal(limitWake(waiting2, wakeFacts({ branch: branch({ anchor: "u2", earlier: { ...NO_EARLIER, open: true, before: "u1", ...earlier } }) })).kind, "continue", what);
+  }
+  // Before out of date: a list that is not this message's is not reported stale.
+  assert.deepEqual(limitWake(waiting2, wakeFacts({ branch: UNRELATED, list: { kind: "out-of-date", why: "codemode", open: 2, source: "rpiv-todo" } })), { kind: "none", why: "earlier" });
+});
+
+const FAILED_CHECK: VerifyMemo = { command: "npm test", runs: 1, exit: 1, seconds: 2, output: "```text\nFAIL one\n```", workAt: 3 };
+const FIXING: Memory = { ...seen(), round: 2, verify: FAILED_CHECK, last: { kind: "verify-continuing", command: "npm test", exit: 1, seconds: 2, round: 2, maxRounds: null } };
+
+test("0.5: a verification's fix run that errors with no task open ends with an outcome stop marked fixing; a limit there is a limit-wait; outside a fix run nothing changes", () => {
+  for (const turn of [settleTurn({ outcome: "error" }), settleTurn({ outcome: "error", toolResults: 1 })]) {
+    const decision = decide(input({ memory: FIXING, list: CLEAR, turn }));
+    assert.deepEqual(decision.memory.pending, { reason: { kind: "outcome", outcome: "error", fixing: true }, open: 0, level: "warning" });
+    const ended = withLimitStop(decision.memory, { run: run(ANTHROPIC_429), capMinutes: 300, nowMs: NOW, timer: true });
+    assert.equal(ended.pending?.reason.kind, "limit-wait");
+    assert.equal(ended.pending?.open, 0);
+    const settled = settle(ended, false, describeReason);
+    assert.deepEqual([settled.record?.kind, settled.record?.open, typeof settled.record?.resumeAt], ["limit-wait", 0, "string"]);
+    // Any other error in a fix run is recorded too: a run the loop started always ends with a record.
+    assert.equal(settle(decision.memory, false, describeReason).record?.reason, "stopped: turn outcome was error");
+  }
+  const plain = decide(input({ memory: seen({ last: { kind: "clear" } }), list: CLEAR, turn: settleTurn({ outcome: "error" }) }));
+  assert.equal(plain.memory.pending, undefined, "a clear list outside a fix run: no stop, as before");
+  assert.equal(limitStop({ pending: { ...ERROR_STOP, open: 0 }, run: run(ANTHROPIC_429), capMinutes: 300, nowMs: NOW, timer: true }).reason.kind, "outcome");
+});
+
+test("0.5: the wake of a fix run continues it with the check's output again — one round, the same run of the check; a limit stops it as a failed check", () => {
+  const asleep: Memory = { ...FIXING, last: WAITING.last, announced: ["limit-wait"] };
+  for (const list of [{ ...LIST, open: 0 }, { kind: "none", why: "emptied" }] as const) {
+    const wake = limitWake(asleep, wakeFacts({ list }));
+    assert.equal(wake.kind, "continue");
+    if (wake.kind !== "continue") return;
+    assert.equal(wake.memory.round, 3);
+    assert.deepEqual(wake.memory.last, { kind: "verify-continuing", command: "npm test", exit: 1, seconds: 2, round: 3, maxRounds: null });
+    assert.deepEqual(wake.marker.verify, { command: "npm test", exit: 1, seconds: 2, run: 1 });
+    assert.equal(wake.marker.output, FAILED_CHECK.output);
+    assert.equal(wake.marker.open, 0);
+  }
+  const capped = limitWake(asleep, wakeFacts({ list: { ...LIST, open: 0 }, limits: { ...DEFAULT_CONFIG, maxRounds: 2 } }));
+  assert.equal(capped.kind, "stop");
+  if (capped.kind === "stop") assert.deepEqual(capped.memory.pending?.reason, { kind: "verify-failed", command: "npm test", exit: 1, seconds: 2, runs: 1, why: "limit", limit: { limit: "maxRounds", used: 2, max: 2 } });
+  assert.deepEqual(limitWake({ ...asleep, verify: { ...FAILED_CHECK, exit: 0 } }, wakeFacts({ list: { ...LIST, open: 0 } })), { kind: "none", why: "nothing-open" }, "a check that passed has nothing to fix");
+  assert.deepEqual(limitWake({ ...asleep, verify: undefined }, wakeFacts({ list: { kind: "none", why: "unused" } })), { kind: "none", why: "nothing-open" });
+});
+
+test("0.5: a wait whose timer the kill switch cancelled no longer says when the run goes on: the footer and /todoloop name the usage-limit stop", () => {
+  const cancelled = withoutTimer(WAITING);
+  assert.deepEqual(cancelled.last, { ...WAITING.last, timer: false });
+  const list: ListState = { kind: "list", open: 2, total: 2, signature: "s", source: "rpiv-todo", tool: "todo" };
+  assert.equal(footerText(WAITING, list, DEFAULT_CONFIG, undefined)?.startsWith("todo loop: resumes at 15:05"), true);
+  assert.equal(footerText(cancelled, list, DEFAULT_CONFIG, undefined), "todo loop stopped: usage limit · todo 2 of 2 open");
+  for (const memory of [freshMemory("u1"), { ...WAITING, last: { ...WAITING.last, timer: false } as Reason }, { ...WAITING, last: { kind: "limit-wait", state: "gave-up", why: "spent", capMinutes: 5, atMs: NOW } as Reason }]) {
+    assert.equal(withoutTimer(memory), memory, "nothing to cancel: the same memory");
+  }
 });
 
 // ---- maxLimitWaitMinutes ----

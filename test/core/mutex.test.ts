@@ -281,7 +281,8 @@ test("wiring: a goal holding the session gets no doubled push — no marker, no 
   const held = goal(h);
   for (let reply = 0; reply < 4; reply++) assert.equal(await h.reply(), false);
   await h.settled();
-  assert.deepEqual(h.pi.appended, [], "no stop record");
+  // (The fixture starts on a branch that ends on a tool result: that start records a restart, no stop.)
+  assert.deepEqual(h.pi.appended.filter((entry) => entry.customType === "todo-loop:stop"), [], "no stop record");
   assert.equal(h.session.getBranch().filter((entry) => (entry as { customType?: unknown }).customType === "todo-loop:continue").length, 0, "no marker");
   assert.equal(h.ctx.ui.statuses.at(-1)?.text, "todo loop: another workflow is driving · todo 2 of 2 open");
   await h.pi.command("todoloop").handler("", h.ctx);

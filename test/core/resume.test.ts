@@ -8,6 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   decideResume,
+  marksRestart,
   readTail,
   RESUME_CONFIRM_TIMEOUT_MS,
   resumeChannel,
@@ -51,6 +52,28 @@ function facts(summary: TailSummary, overrides: Partial<ResumeFacts> = {}): Resu
 }
 
 // ---- how the branch ends ----
+
+test("0.5: a resumed start marks the restart when the dead run ended on a marker or a tool result; never a fresh start, /reload, /new or a fork, nor a run that ended", () => {
+  const onMarker = tail(...chain(HUMAN, assistant(), marker({ round: 1, anchor: "u1" })));
+  const onResult = tail(...chain(HUMAN, assistantCalls([{ id: "c1", name: "bash" }]), callResult("c1", "bash"), MODEL));
+  for (const summary of [onMarker, onResult]) {
+    assert.equal(marksRestart("startup", summary), true);
+    assert.equal(marksRestart("resume", summary), true);
+    for (const reason of ["reload", "new", "fork", undefined]) assert.equal(marksRestart(reason, summary), false, String(reason));
+  }
+  for (const summary of [tail(...chain(HUMAN)), tail(...chain(HUMAN, assistantCalls([{ id: "c1", name: "bash" }]))), tail(...chain(HUMAN, ended("aborted"))), tail(...chain(HUMAN, assistant())), tail(...chain(HUMAN, assistant(), marker({ round: 1, anchor: "u1" }), assistant(), stopRecord({ reason: "x", anchor: "u1", kind: "idle" }))), tail()]) {
+    assert.equal(marksRestart("startup", summary), false, summary.end);
+  }
+  // The restart's own record says nothing of the run: a second restart still finds the dead run (and asks again).
+  const again = tail(...chain(HUMAN, assistant(), marker({ round: 1, anchor: "u1" }), customEntry("todo-loop:restart", { v: 1 })));
+  assert.deepEqual([again.end, again.restarted], ["marker", true]);
+  assert.equal(decideResume(facts(again)).kind, "ask");
+  assert.equal(marksRestart("startup", again), false, "recorded once: not again at the second start");
+  const after = tail(...chain(HUMAN, assistant(), marker({ round: 1, anchor: "u1" }), customEntry("todo-loop:restart", { v: 1 }), MODEL));
+  assert.equal(marksRestart("startup", after), false, "entries that say nothing of the run after it do not matter");
+  const older = tail(...chain(HUMAN, assistant(), customEntry("todo-loop:restart", { v: 1 }), marker({ round: 1, anchor: "u1" })));
+  assert.equal(marksRestart("startup", older), true, "a restart before the run's own end is an older one");
+});
 
 test("every end a death leaves is read as such", () => {
   assert.equal(tail(...chain(HUMAN)).end, "human");

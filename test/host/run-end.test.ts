@@ -37,6 +37,9 @@ function setUp() {
       steps.push(`atRecord:${ended?.kind}`);
       return { ...record, shutdown: true };
     },
+    switchSeen() {
+      steps.push("switchSeen");
+    },
   };
   const session = runtime.sessionOf(ctx);
   session.memory = ending();
