@@ -297,6 +297,11 @@ export interface WorkFacts {
    * change since; the minutes since the loop began waiting. Absent: not timed out.
    */
   readonly timedOut?: number;
+  /**
+   * A source that holds its result message until the agent settles (tintinweb's queue) saw its work
+   * finish during this run: the message runs next, so the loop sends nothing at this settle.
+   */
+  readonly resultDue?: true;
 }
 
 /** What a marker's `details` record (never sent to the model); fields are added, never renamed. */

@@ -18,13 +18,13 @@ import type { ContextLike, PiLike } from "../core/pi-shapes.ts";
 import { isRecord } from "../core/record.ts";
 import { headless } from "../core/reach-plan.ts";
 import {
-  applyAllWork, beginWaiting, checkInSent, checkInVerdict, countAgain, inFlight, listWork, nextCheckInAt, NO_WORK, reconcileSource,
-  WAKE_AFTER_MS, wakeVerdict,
+  applyWork, beginWaiting, checkInSent, checkInVerdict, countAgain, inFlight, listWork, nextCheckInAt, NO_WORK, reconcileSource,
+  startsFinished, WAKE_AFTER_MS, wakeVerdict,
 } from "../core/work.ts";
 import type { CheckIns, WorkState } from "../core/work.ts";
 import { holdDeadline, workHoldLimit, workNudge } from "../core/work-wake.ts";
 import { workStatusLines } from "../core/text.ts";
-import { readWork, WORK_CHANNELS, WORK_SNAPSHOTS, WORK_SOURCES, workSourceLabel } from "../work/index.ts";
+import { holdsResults, isWorkResult, readWork, WORK_CHANNELS, WORK_SNAPSHOTS, WORK_SOURCES, workSourceLabel } from "../work/index.ts";
 import { minutesSince } from "./command.ts";
 import { markerMessage, settleFromTimer, yieldsToWorkflow } from "./runtime.ts";
 import type { Facts, Runtime } from "./runtime.ts";
@@ -51,6 +51,8 @@ export interface WorkTracker {
   sessionKey: string | undefined;
   /** When a run was last seen going (a message starting while the agent was busy), ms. */
   lastRunAt: number | null;
+  /** A source that holds its result until the agent settles saw its work finish mid-run: the message is due at the settle. */
+  resultDue: boolean;
   schedule: Schedule | undefined;
   /** The newest context pi handed a handler: the timers act through it. */
   ctx: ContextLike | undefined;
@@ -68,7 +70,14 @@ function hear(tracker: WorkTracker, channel: string, payload: unknown): void {
     const events = readWork(channel, payload);
     if (events === undefined || events.length === 0) return;
     const before = tracker.state;
-    const after = applyAllWork(before, events, Date.now(), tracker.here);
+    const now = Date.now();
+    let after = before;
+    for (const event of events) {
+      const next = applyWork(after, event, now, tracker.here);
+      const finished = next.ends > after.ends || startsFinished(after, event, now, tracker.here);
+      if (finished && holdsResults(event.source) && tracker.ctx !== undefined && !idleOf(tracker.ctx)) tracker.resultDue = true;
+      after = next;
+    }
     if (after === before) return;
     tracker.state = after;
     for (const listener of tracker.listeners) listener(before);
@@ -84,6 +93,7 @@ export function createWorkTracker(pi: PiLike): WorkTracker {
     here: [],
     sessionKey: undefined,
     lastRunAt: null,
+    resultDue: false,
     schedule: undefined,
     ctx: undefined,
     wakeTimer: undefined,
@@ -130,6 +140,7 @@ function forget(tracker: WorkTracker): void {
   tracker.state = NO_WORK;
   tracker.schedule = undefined;
   tracker.lastRunAt = null;
+  tracker.resultDue = false;
 }
 
 function clearTimers(tracker: WorkTracker): void {
@@ -160,7 +171,10 @@ export function workFactsAt(runtime: Runtime, ctx: ContextLike, facts: Facts): W
   const tracker = runtime.work;
   remember(tracker, ctx);
   const count = inFlight(tracker.state);
-  if (count === 0) return undefined;
+  // A held result is due at this settle only: one that never comes (the agent fetched it) parks nothing later.
+  const resultDue = tracker.resultDue;
+  tracker.resultDue = false;
+  if (count === 0) return resultDue ? { inFlight: 0, resultDue: true } : undefined;
   const now = Date.now();
   const schedule = currentSchedule(tracker, facts.memory.anchor, signatureOf(facts), now);
   const verdict = schedule && checkInVerdict(schedule.checkIns, facts.config.checkInMinutes, now);
@@ -505,7 +519,10 @@ export function registerWork(runtime: Runtime): void {
   pi.on("message_start", async (event, ctx) => {
     try {
       remember(tracker, ctx);
-      if (!isRecord(event) || !isRecord(event.message) || idleOf(ctx)) return;
+      if (!isRecord(event) || !isRecord(event.message)) return;
+      // The held result arrived: nothing is due any more.
+      if (isWorkResult(event.message.customType)) tracker.resultDue = false;
+      if (idleOf(ctx)) return;
       tracker.lastRunAt = Date.now();
       // The wait is over: a run is going (the work's report, the person, a continuation), and the footer says so.
       const session = runtime.sessionOf(ctx);
