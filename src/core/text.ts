@@ -767,3 +767,12 @@ export function childOffReply(why: string): string {
 export function childOffBlockText(why: string): string {
   return `The todo loop is off in this child session (${childRuleText(why)}); there is no continuation to stop.`;
 }
+
+/** The pi releases this extension is tested on (the compatibility matrix). */
+export const SUPPORTED_PI = "1.5.2 to 1.6.x";
+
+/** What an older pi is told, once per process (SPEC §10): which pi the extension needs and how to get it. */
+export function olderPiText(missing: readonly string[]): string {
+  const lacks = missing.length > 0 ? ` (this pi has no ${missing.map((name) => `pi.${name}`).join(", ")})` : "";
+  return `pi-todo-loop is off: it needs pi ${SUPPORTED_PI}${lacks}. Install Node.js 22.19 or newer, then run: npm install -g @earendil-works/pi-coding-agent`;
+}
