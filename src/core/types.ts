@@ -83,6 +83,8 @@ export type LimitWaitReason =
       readonly why: "spent" | "too-far";
       readonly capMinutes: number;
       readonly resetAtMs?: number;
+      /** `too-far` past any time the loop reads (more than 7 days): said so, never as a time. */
+      readonly beyond?: true;
       readonly atMs: number;
     };
 
