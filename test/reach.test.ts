@@ -499,18 +499,13 @@ test("wiring: agent_settled emits todo-loop:stop with the payload for an announc
   });
 });
 
-test("answer: a /todoloop word's answer is a notify with a UI, one stderr line in print and JSON mode, nothing in a quiet child (SPEC §7, 0.5)", () => {
+test("answer: a /todoloop word's answer is a notify, and without a UI (print, JSON) also one stderr line, nothing in a quiet child (SPEC §7, 0.5)", () => {
   for (const mode of MODES) {
     const io = capturedIo();
     const ctx = createContext({ session: createSession(), cwd: "/tmp", mode, hasUI: mode === "tui" || mode === "rpc" });
     createReach(createFakePi(), io).answer(ctx, "todo loop: resumed: the loop goes on when the agent next stops", "info");
-    if (ctx.hasUI) {
-      assert.deepEqual(ctx.ui.notifications, [{ message: "todo loop: resumed: the loop goes on when the agent next stops", type: "info" }], mode);
-      assert.deepEqual(io.stderr, [], mode);
-    } else {
-      assert.deepEqual(ctx.ui.notifications, [], mode);
-      assert.deepEqual(io.stderr, ["todo loop: resumed: the loop goes on when the agent next stops"], mode);
-    }
+    assert.deepEqual(ctx.ui.notifications, [{ message: "todo loop: resumed: the loop goes on when the agent next stops", type: "info" }], mode);
+    assert.deepEqual(io.stderr, ctx.hasUI ? [] : ["todo loop: resumed: the loop goes on when the agent next stops"], mode);
   }
   const quietIo = capturedIo();
   const child = createContext({ session: createSession(), cwd: "/tmp", mode: "print", hasUI: false });

@@ -276,8 +276,9 @@ export function createReach(pi: PiLike, io: ReachIo = processIo, quiet: (ctx: Co
     statusLine: () => hookFailure && sanitize(hookFailure, 300),
     answer(ctx, text, type) {
       try {
-        if (ctx.hasUI) ctx.ui.notify(text, type);
-        else if (!quietIn(ctx)) io.writeStderr(text);
+        // pi drops a notify without a UI; the stderr line is what print and JSON mode show.
+        ctx.ui.notify(text, type);
+        if (!ctx.hasUI && !quietIn(ctx)) io.writeStderr(text);
       } catch {
         // A closed stream or a UI gone: the command's effect stands.
       }
