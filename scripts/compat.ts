@@ -6,12 +6,15 @@
  *   pinned to the same version (rpiv-todo's `*` peer ranges would otherwise pull the newest), and
  *   reused while the installed versions match.
  * - pi 1.6.0 is the project's own devDependency (node_modules/).
+ * - pi 0.74.2 (what npm installs on Node 20) is older than the range: test/compat/older-pi.test.ts installs
+ *   it into .compat/pi-0.74.2/ on demand and checks that pi still starts with the extension loaded and
+ *   stderr says which pi is needed (a few seconds once installed).
  *
  * Each suite runs with PI_TODO_LOOP_PI_ROOT naming the node_modules folder to use. Prints the wall
  * time per version and exits non-zero when an install or any test fails.
  *
  *   npm run test:compat              every version
- *   npm run test:compat -- 1.5.2     only the named versions
+ *   npm run test:compat -- 1.5.2     only the named versions (0.74.2: the older-pi check)
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -27,6 +30,8 @@ interface Target {
   version: string;
   /** Installed into .compat/ (true) or the project's own node_modules (false). */
   separate: boolean;
+  /** An older pi than the range: only test/compat/ runs, and installs it itself. */
+  older?: true;
 }
 
 function installedVersion(modules: string, name: string): string | undefined {
@@ -69,11 +74,11 @@ function ensureInstalled(version: string): string {
 }
 
 /** Runs the e2e suite against one pi install (undefined = the project's own); resolves with the exit code. */
-function runSuite(modules: string | undefined): Promise<number> {
+function runSuite(modules: string | undefined, files = "test/e2e/*.test.ts"): Promise<number> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.PI_TODO_LOOP_PI_ROOT;
   if (modules) env.PI_TODO_LOOP_PI_ROOT = modules;
-  const args = ["--test", "--test-reporter=spec", "--test-concurrency=2", "test/e2e/*.test.ts"];
+  const args = ["--test", "--test-reporter=spec", "--test-concurrency=2", files];
   return new Promise((resolvePromise) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: "inherit" });
     child.on("error", () => resolvePromise(1));
@@ -86,6 +91,7 @@ async function main(): Promise<number> {
   const targets: Target[] = [
     { version: "1.5.2", separate: true },
     { version: own ?? "1.6.0", separate: false },
+    { version: "0.74.2", separate: true, older: true },
   ];
   const only = process.argv.slice(2);
   const selected = only.length > 0 ? targets.filter((target) => only.includes(target.version)) : targets;
@@ -95,6 +101,13 @@ async function main(): Promise<number> {
   }
   const results: Array<{ version: string; code: number; seconds: number }> = [];
   for (const target of selected) {
+    if (target.older) {
+      console.log(`\n=== pi ${target.version}, older than the range (test/compat/) ===`);
+      const started = Date.now();
+      const code = await runSuite(undefined, "test/compat/*.test.ts");
+      results.push({ version: target.version, code, seconds: (Date.now() - started) / 1000 });
+      continue;
+    }
     let modules: string | undefined;
     try {
       modules = target.separate ? ensureInstalled(target.version) : undefined;

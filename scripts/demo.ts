@@ -129,7 +129,8 @@ function contentText(content: unknown): string {
 
 async function main(): Promise<number> {
   const started = Date.now();
-  const box = sandbox({ script: SCRIPT });
+  // A TMPDIR inside the temporary home: pi's compile caches go with it, so nothing is left behind.
+  const box = sandbox({ script: SCRIPT, isolatedTmp: true });
   const client = new RpcClient({
     cliPath: PI_CLI,
     cwd: box.cwd,

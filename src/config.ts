@@ -66,7 +66,7 @@ function parseLimit(key: LimitKey, value: unknown, problems: string[]): number |
   if (value === null) return null;
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isFinite(value)) {
-    problems.push(`${key} must be a positive number or null (got ${describe(value)}); using ${fallbackText}`);
+    problems.push(`${key} must be a positive number or null (${got(value)}); using ${fallbackText}`);
     return fallback;
   }
   if (value < 0) {
@@ -87,7 +87,7 @@ function parseLimit(key: LimitKey, value: unknown, problems: string[]): number |
 function parseFlag(key: FlagKey, value: unknown, problems: string[]): boolean {
   if (typeof value === "boolean") return value;
   const fallback = DEFAULT_CONFIG[key];
-  problems.push(`${key} must be true or false (got ${describe(value)}); using ${fallback}`);
+  problems.push(`${key} must be true or false (${got(value)}); using ${fallback}`);
   return fallback;
 }
 
@@ -105,7 +105,7 @@ const MAX_COMMAND_WORDS = 64;
 /** `notify` (SPEC §7.1, §8): a bad value falls back to the default, with a problem. */
 function parseNotify(value: unknown, problems: string[]): NotifySetting {
   if (typeof value === "string" && (NOTIFY_SETTINGS as readonly string[]).includes(value)) return value as NotifySetting;
-  problems.push(`notify must be "needs-you", "all" or "off" (got ${describe(value)}); using "needs-you"`);
+  problems.push(`notify must be "needs-you", "all" or "off" (${got(value)}); using "needs-you"`);
   return DEFAULT_CONFIG.notify;
 }
 
@@ -117,7 +117,7 @@ function parseNotifyCommand(value: unknown, problems: string[]): readonly string
     words.every((word) => typeof word === "string" && word !== "" && !word.includes("\0"));
   if (!fine) {
     const hint = typeof value === "string" ? `, not one string: write ["program", "argument", …]` : "";
-    problems.push(`notifyCommand must be a list of non-empty strings, the program first (got ${describe(value)})${hint}; no command is run`);
+    problems.push(`notifyCommand must be a list of non-empty strings, the program first (${got(value)})${hint}; no command is run`);
     return null;
   }
   const program = String(words[0]);
@@ -131,14 +131,14 @@ function parseNotifyCommand(value: unknown, problems: string[]): readonly string
 /** `exitCode` (SPEC §7.1, §8): a bad value leaves the exit status to pi, with a problem. */
 function parseExitCode(value: unknown, problems: string[]): number | null {
   if (value === null || (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 125)) return value;
-  problems.push(`exitCode must be a whole number from 1 to 125 or null (got ${describe(value)}); the exit status is left to pi`);
+  problems.push(`exitCode must be a whole number from 1 to 125 or null (${got(value)}); the exit status is left to pi`);
   return null;
 }
 
 function parseEarlierTasks(value: unknown, problems: string[]): EarlierTasks {
   if (typeof value === "string" && (EARLIER_TASKS as readonly string[]).includes(value)) return value as EarlierTasks;
   const fallback = DEFAULT_CONFIG.earlierTasks;
-  problems.push(`earlierTasks must be "ask" or "continue" (got ${describe(value)}); using "${fallback}"`);
+  problems.push(`earlierTasks must be "ask" or "continue" (${got(value)}); using "${fallback}"`);
   return fallback;
 }
 
@@ -146,7 +146,7 @@ function parseEarlierTasks(value: unknown, problems: string[]): EarlierTasks {
 function parseChildren(value: unknown, problems: string[]): ChildrenSetting {
   if (typeof value === "string" && (CHILDREN_SETTINGS as readonly string[]).includes(value)) return value as ChildrenSetting;
   const fallback = DEFAULT_CONFIG.children;
-  problems.push(`children must be "quiet", "off" or "full" (got ${describe(value)}); using "${fallback}"`);
+  problems.push(`children must be "quiet", "off" or "full" (${got(value)}); using "${fallback}"`);
   return fallback;
 }
 
@@ -154,7 +154,7 @@ function parseChildren(value: unknown, problems: string[]): ChildrenSetting {
 function parseLimitWait(value: unknown, problems: string[]): number {
   const fallback = DEFAULT_MAX_LIMIT_WAIT_MINUTES;
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    problems.push(`maxLimitWaitMinutes must be a number of minutes from 0 (off) to ${MAX_LIMIT_WAIT_CEILING_MINUTES} (got ${describe(value)}); using ${fallback}`);
+    problems.push(`maxLimitWaitMinutes must be a number of minutes from 0 (off) to ${MAX_LIMIT_WAIT_CEILING_MINUTES} (${got(value)}); using ${fallback}`);
     return fallback;
   }
   if (value > MAX_LIMIT_WAIT_CEILING_MINUTES) {
@@ -168,7 +168,7 @@ function parseLimitWait(value: unknown, problems: string[]): number {
 function parseCheckIn(value: unknown, problems: string[]): number {
   const fallback = DEFAULT_CHECK_IN_MINUTES;
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    problems.push(`checkInMinutes must be a number of minutes from 0 (no check-ins) to ${MAX_CHECK_IN_MINUTES} (got ${describe(value)}); using ${fallback}`);
+    problems.push(`checkInMinutes must be a number of minutes from 0 (no check-ins) to ${MAX_CHECK_IN_MINUTES} (${got(value)}); using ${fallback}`);
     return fallback;
   }
   if (value > MAX_CHECK_IN_MINUTES) {
@@ -178,6 +178,24 @@ function parseCheckIn(value: unknown, problems: string[]): number {
   return value;
 }
 
+/**
+ * A number the file writes that JSON.parse reads as Infinity (`1e400`): kept with the text the person
+ * wrote, so a problem names it as written (SPEC §7, 0.5: `1e400 is too large`, never `got Infinity`).
+ */
+class TooLarge {
+  readonly written: string;
+  constructor(written: string) {
+    this.written = written;
+  }
+}
+
+/** What a problem says it found: `got the string "x"`, `1e400 is too large`. */
+function got(value: unknown): string {
+  if (value instanceof TooLarge) return `${value.written} is too large`;
+  if (typeof value === "number" && !Number.isFinite(value) && !Number.isNaN(value)) return "a number too large";
+  return `got ${describe(value)}`;
+}
+
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -185,12 +203,58 @@ function describe(value: unknown): string {
   return typeof value === "object" ? "an object" : String(value);
 }
 
+const VERIFY_KEYS: readonly string[] = ["command", "timeoutMinutes", "maxRuns", "dir"];
+
+/** The longest key a suggestion is looked for (a longer one is no typo of a known key). */
+const SUGGEST_MAX_CHARS = 40;
+
+/** Levenshtein distance between two short strings. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length] ?? 0;
+}
+
+/**
+ * The known key a misspelt one most likely meant (SPEC §8, 0.5): the one that equals it ignoring case,
+ * else the one at the smallest edit distance when that distance is at most 2 (the first in `known` on
+ * a tie); undefined when none is that close.
+ */
+export function meantKey(key: string, known: readonly string[]): string | undefined {
+  if (key.length > SUGGEST_MAX_CHARS) return undefined;
+  const folded = known.find((candidate) => candidate.toLowerCase() === key.toLowerCase());
+  if (folded !== undefined) return folded;
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const distance = editDistance(key, candidate);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** An unknown key's problem: the key it most likely meant, else every known key. */
+function unknownKey(key: string, known: readonly string[]): string {
+  const quoted = JSON.stringify(key.slice(0, 40));
+  const meant = meantKey(key, known);
+  return meant !== undefined ? `unknown key ${quoted} — did you mean ${JSON.stringify(meant)}?` : `unknown key ${quoted} ignored (known: ${known.join(", ")})`;
+}
+
 /** Parses the parsed JSON of the config file. Never throws; bad keys fall back to their defaults. */
 export function parseConfig(raw: unknown): ConfigResult {
   const problems: string[] = [];
   if (raw === undefined) return { config: DEFAULT_CONFIG, problems };
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return { config: DEFAULT_CONFIG, problems: [`the file must hold a JSON object (got ${describe(raw)}); using defaults`] };
+    return { config: DEFAULT_CONFIG, problems: [`the file must hold a JSON object (${got(raw)}); using defaults`] };
   }
   const record: { readonly [key: string]: unknown } = raw as { readonly [key: string]: unknown };
   const config: { -readonly [K in keyof Config]: Config[K] } = { ...DEFAULT_CONFIG };
@@ -206,7 +270,7 @@ export function parseConfig(raw: unknown): ConfigResult {
     else if (key === "maxLimitWaitMinutes") config.maxLimitWaitMinutes = parseLimitWait(record[key], problems);
     else if (key === "children") config.children = parseChildren(record[key], problems);
     else if (key === "checkInMinutes") config.checkInMinutes = parseCheckIn(record[key], problems);
-    else problems.push(`unknown key ${JSON.stringify(key.slice(0, 40))} ignored (known: ${KEYS.join(", ")})`);
+    else problems.push(unknownKey(key, KEYS));
   }
   return { config, problems };
 }
@@ -217,7 +281,7 @@ function verifyNumber(where: string, key: "timeoutMinutes" | "maxRuns", value: u
   const whole = key === "maxRuns";
   const positive = typeof value === "number" && Number.isFinite(value) && (whole ? value >= 1 : value > 0);
   if (!positive) {
-    problems.push(`${where}.${key} must be a positive number (got ${describe(value)}); using ${fallback}`);
+    problems.push(`${where}.${key} must be a positive number (${got(value)}); using ${fallback}`);
     return fallback;
   }
   const ceiling = VERIFY_CEILINGS[key];
@@ -238,22 +302,22 @@ function verifyObject(where: string, raw: unknown, problems: string[], needsDir:
     return { dir: "*", command: raw, ...VERIFY_DEFAULTS };
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    problems.push(`${where} must be a command string, an object with a command, or a list of those (got ${describe(raw)}); no verification`);
+    problems.push(`${where} must be a command string, an object with a command, or a list of those (${got(raw)}); no verification`);
     return undefined;
   }
   const record = raw as { readonly [key: string]: unknown };
   for (const key of Object.keys(record)) {
     if (!["command", "timeoutMinutes", "maxRuns", "dir"].includes(key)) {
-      problems.push(`${where}: unknown key ${JSON.stringify(key.slice(0, 40))} ignored (known: command, timeoutMinutes, maxRuns, dir)`);
+      problems.push(`${where}: ${unknownKey(key, VERIFY_KEYS)}`);
     }
   }
   const { command, dir } = record;
   if (typeof command !== "string" || command.trim() === "") {
-    problems.push(`${where}.command must be a non-empty string (got ${describe(command)}); no verification${needsDir ? " for this entry" : ""}`);
+    problems.push(`${where}.command must be a non-empty string (${got(command)}); no verification${needsDir ? " for this entry" : ""}`);
     return undefined;
   }
   if (dir !== undefined && (typeof dir !== "string" || dir.trim() === "")) {
-    problems.push(`${where}.dir must be a path or "*" (got ${describe(dir)}); entry ignored`);
+    problems.push(`${where}.dir must be a path or "*" (${got(dir)}); entry ignored`);
     return undefined;
   }
   if (needsDir && dir === undefined) {
@@ -283,7 +347,7 @@ export function parseVerify(raw: unknown, problems: string[], lists: boolean): r
     const entries: VerifyEntry[] = [];
     raw.slice(0, 100).forEach((item, index) => {
       const entry = typeof item === "string" ? undefined : verifyObject(`verify[${index}]`, item, problems, true);
-      if (typeof item === "string") problems.push(`verify[${index}] must be an object with dir and command (got ${describe(item)}); entry ignored`);
+      if (typeof item === "string") problems.push(`verify[${index}] must be an object with dir and command (${got(item)}); entry ignored`);
       if (entry) entries.push(entry);
     });
     return entries;
@@ -302,7 +366,41 @@ export function parseConfigText(text: string): ConfigResult {
     const why = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ");
     return { config: DEFAULT_CONFIG, problems: [`invalid JSON (${why}); using defaults`] };
   }
-  return parseConfig(raw);
+  return parseConfig(markTooLarge(raw, tooLargeNumbers(text)));
+}
+
+const NUMBER_TOKEN = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/** The number tokens of a JSON text that JSON.parse reads as ±Infinity, in the order they are written (strings skipped). */
+function tooLargeNumbers(text: string): string[] {
+  const found: string[] = [];
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at];
+    if (char === '"') {
+      for (at++; at < text.length && text[at] !== '"'; at++) if (text[at] === "\\") at++;
+      continue;
+    }
+    if (char !== "-" && !(char !== undefined && char >= "0" && char <= "9")) continue;
+    NUMBER_TOKEN.lastIndex = at;
+    const token = NUMBER_TOKEN.exec(text)?.[0];
+    if (token === undefined) continue;
+    if (!Number.isFinite(Number(token))) found.push(token);
+    at += token.length - 1;
+  }
+  return found;
+}
+
+/** The parsed value with each ±Infinity replaced by the text that wrote it, in document order. */
+function markTooLarge(value: unknown, written: string[]): unknown {
+  if (written.length === 0) return value;
+  const walk = (node: unknown): unknown => {
+    if (typeof node === "number") return Number.isFinite(node) || Number.isNaN(node) ? node : new TooLarge(written.shift() ?? String(node));
+    if (Array.isArray(node)) return node.map(walk);
+    // fromEntries defines each key as data, `__proto__` included.
+    if (typeof node === "object" && node !== null) return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, walk(item)]));
+    return node;
+  };
+  return walk(value);
 }
 
 /** The file's text parsed again only when the file changed (`fileCache`): every hook asks, and the renderer per line it draws. */

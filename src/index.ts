@@ -12,7 +12,9 @@ import { registerNoTodoToolNotice } from "./host/no-todo-tool.ts";
 import { registerKeptConsent } from "./host/kept-consent.ts";
 import { registerLimitWaits } from "./host/limit-waits.ts";
 import { registerWork } from "./host/work.ts";
+import { missingPiApi } from "./core/pi-shapes.ts";
 import type { PiLike } from "./core/pi-shapes.ts";
+import { registerOlderPi } from "./host/older-pi.ts";
 import { registerRenderers } from "./host/render.ts";
 import { createRuntime } from "./host/runtime.ts";
 import { processIo } from "./io/notify.ts";
@@ -24,6 +26,9 @@ import { registerSessionFacts } from "./host/session-facts.ts";
  * must keep the process's streams to itself, such as a test.
  */
 export default function todoLoop(pi: PiLike, io: ReachIo = processIo): void {
+  // An older pi gets a sentence, not a crash (SPEC §10): nothing it cannot take is registered.
+  const missing = missingPiApi(pi);
+  if (missing.length > 0) return registerOlderPi(pi, io, missing);
   const runtime = createRuntime(pi, io);
   registerSessionFacts(runtime);
   registerBoundaries(runtime);

@@ -189,7 +189,12 @@ function nearBrake(count: number, max: number | null): boolean {
  */
 function workWait(memory: Memory, input: DecideInput, open: number): Decision | undefined {
   const { list, work } = input;
-  if (work === undefined || !(work.inFlight > 0) || list.kind !== "list" || open === 0) return undefined;
+  if (work === undefined || list.kind !== "list" || open === 0) return undefined;
+  // A work result message due at this settle runs next, like a queued message: a continuation now would cost a second turn.
+  if (!(work.inFlight > 0)) {
+    const asks = input.stopOnQuestion && input.turn.question !== undefined;
+    return work.resultDue === true && !input.otherContinued && !asks ? noop({ ...memory, last: { kind: "queued" } }) : undefined;
+  }
   if (input.pendingMessages) return noop({ ...memory, last: { kind: "queued" } });
   if (input.otherContinued) return noop({ ...memory, last: { kind: "other-extension" } });
   if (input.stopOnQuestion && input.turn.question !== undefined) {

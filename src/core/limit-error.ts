@@ -10,9 +10,11 @@ import { isFiniteNumber } from "./record.ts";
 export type LimitClass =
   /**
    * A limit that resets. `resumeInMs`: how long the text says to wait, counted from the error (absent
-   * when it names no time); `resetAtMs`: that moment, when the error's time is known.
+   * when it names no time; capped at `MAX_STATED_WAIT_MS`); `resetAtMs`: that moment, when the error's
+   * time is known. `beyond`: the text states a longer wait than `MAX_STATED_WAIT_MS` (said as it is, never
+   * as the capped time).
    */
-  | { readonly kind: "limit"; readonly resumeInMs?: number; readonly resetAtMs?: number }
+  | { readonly kind: "limit"; readonly resumeInMs?: number; readonly resetAtMs?: number; readonly beyond?: true }
   /** Billing, credit, spend or quota exhaustion: waiting does not help, an ordinary error stop. */
   | { readonly kind: "quota" }
   | { readonly kind: "other" };
@@ -68,9 +70,11 @@ export function classifyLimit(errorMessage: unknown, erroredAtMs?: number): Limi
     LIMIT_CODE.test(reading.prose) ||
     LIMIT_WORDS.test(reading.prose);
   if (!limit) return { kind: "other" };
-  const resumeInMs = statedWaitMs(reading.prose);
-  if (resumeInMs === undefined) return { kind: "limit" };
-  return isFiniteNumber(erroredAtMs) ? { kind: "limit", resumeInMs, resetAtMs: erroredAtMs + resumeInMs } : { kind: "limit", resumeInMs };
+  const stated = statedWaitUncappedMs(reading.prose);
+  if (stated === undefined) return { kind: "limit" };
+  const resumeInMs = Math.min(stated, MAX_STATED_WAIT_MS);
+  const beyond = stated > MAX_STATED_WAIT_MS ? { beyond: true as const } : {};
+  return isFiniteNumber(erroredAtMs) ? { kind: "limit", resumeInMs, resetAtMs: erroredAtMs + resumeInMs, ...beyond } : { kind: "limit", resumeInMs, ...beyond };
 }
 
 function isText(value: unknown): value is string {
@@ -215,10 +219,16 @@ function phraseMs(phrase: string, rounded: boolean): number {
  * 2 seconds`. Several → the longest. Capped at MAX_STATED_WAIT_MS.
  */
 export function statedWaitMs(prose: string): number | undefined {
+  const stated = statedWaitUncappedMs(prose);
+  return stated === undefined ? undefined : Math.min(stated, MAX_STATED_WAIT_MS);
+}
+
+/** `statedWaitMs` before the cap (a number too large to write is Infinity). */
+function statedWaitUncappedMs(prose: string): number | undefined {
   const waits = [
     ...[...prose.matchAll(SERVER_DELAY)].map((match) => Number(match[1]) * 1000),
     ...[...prose.matchAll(WAIT_PHRASE)].map((match) => phraseMs(match[0], match[1] !== undefined)),
   ];
   if (waits.length === 0) return undefined;
-  return Math.min(Math.ceil(Math.max(...waits)), MAX_STATED_WAIT_MS);
+  return Math.ceil(Math.max(...waits));
 }

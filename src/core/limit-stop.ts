@@ -113,7 +113,11 @@ export function limitStop(input: LimitStopInput): PendingStop {
     return { reason: next, open: pending.open, level: next.first ? "warning" : "info" };
   }
   if (plan.kind === "exhausted") {
-    const next: LimitWaitReason = { kind: "limit-wait", state: "gave-up", why: plan.why, capMinutes: plan.capMinutes, atMs, ...(plan.resetAtMs === undefined ? {} : { resetAtMs: plan.resetAtMs }) };
+    const next: LimitWaitReason = {
+      kind: "limit-wait", state: "gave-up", why: plan.why, capMinutes: plan.capMinutes, atMs,
+      ...(plan.resetAtMs === undefined ? {} : { resetAtMs: plan.resetAtMs }),
+      ...(plan.beyond === true ? { beyond: true as const } : {}),
+    };
     return { reason: next, open: pending.open, level: "warning" };
   }
   // "off": the rule is turned off, the error stop stays.

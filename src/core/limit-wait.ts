@@ -27,6 +27,8 @@ export interface LimitFacts {
   readonly resumeInMs?: number;
   /** The moment it names (the error's time plus that wait), when the error's time was known. */
   readonly resetAtMs?: number;
+  /** The text states a wait longer than the longest one read (7 days): `resumeInMs` is that longest. */
+  readonly beyond?: true;
 }
 
 export interface LimitWaitInput {
@@ -60,6 +62,8 @@ export type LimitWaitPlan =
       readonly waitedMinutes: number;
       /** For `too-far`: when the limit resets. */
       readonly resetAtMs?: number;
+      /** For `too-far`: the stated reset is further away than any time the loop reads (more than 7 days). */
+      readonly beyond?: true;
     }
   /** `maxLimitWaitMinutes: 0`: the rule is off, the run ends as an ordinary error stop. */
   | { readonly kind: "off" };
@@ -103,7 +107,8 @@ export function planLimitWait(input: LimitWaitInput): LimitWaitPlan {
   if (statedMs !== undefined) {
     const minutes = Math.max(statedMs / MINUTE_MS, floor);
     if (minutes > left + EPSILON_MINUTES) {
-      return { kind: "exhausted", why: "too-far", capMinutes: cap, waitedMinutes: waited, resetAtMs: now + statedMs };
+      const beyond = input.limit.beyond === true ? { beyond: true as const } : {};
+      return { kind: "exhausted", why: "too-far", capMinutes: cap, waitedMinutes: waited, resetAtMs: now + statedMs, ...beyond };
     }
     return wait(now, minutes, waited, true);
   }

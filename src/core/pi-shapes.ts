@@ -236,3 +236,23 @@ export interface EventBusLike {
   on?(channel: string, handler: (data: unknown) => void): () => void;
 }
 
+
+/** The methods of pi's extension API this extension calls while it loads (pi 1.5.2 and later have them all). */
+export const REQUIRED_PI_API = [
+  "on", "registerTool", "registerCommand", "registerMessageRenderer", "registerEntryRenderer", "sendMessage", "appendEntry", "getActiveTools", "getAllTools",
+] as const;
+
+/**
+ * The methods of `REQUIRED_PI_API` the host's API lacks (an older pi: 0.74 has no `registerEntryRenderer`),
+ * in that order; none when it has them all. Never throws: a getter that throws counts as missing.
+ */
+export function missingPiApi(pi: unknown): readonly string[] {
+  if ((typeof pi !== "object" && typeof pi !== "function") || pi === null) return [...REQUIRED_PI_API];
+  return REQUIRED_PI_API.filter((name) => {
+    try {
+      return typeof (pi as { readonly [key: string]: unknown })[name] !== "function";
+    } catch {
+      return true;
+    }
+  });
+}

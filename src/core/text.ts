@@ -612,9 +612,21 @@ export function waitSpan(ms: number): string {
   return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
+
+/** A time as a person reads it from `nowMs`: `15:42`, with its day when more than 24 hours away (`Tue 15:42`). */
+export function clockFrom(time: number, nowMs: number): string {
+  if (!(time - nowMs > DAY_MS)) return clock(time);
+  return `${WEEKDAYS[new Date(time).getDay()] ?? ""} ${clock(time)}`;
+}
+
+/** The most days a stated reset is said in; a later one is "more than" that (`MAX_STATED_WAIT_MS`). */
+const STATED_DAYS = 7;
+
 /** The announcement of a wait: `waiting for the usage limit: continuing at 15:42 (in 37 min) · /todoloop pause to cancel`. */
 export function limitWaitText(resumeAtMs: number, nowMs: number): string {
-  return `waiting for the usage limit: continuing at ${clock(resumeAtMs)} (in ${waitSpan(resumeAtMs - nowMs)}) · /todoloop pause to cancel`;
+  return `waiting for the usage limit: continuing at ${clockFrom(resumeAtMs, nowMs)} (in ${waitSpan(resumeAtMs - nowMs)}) · /todoloop pause to cancel`;
 }
 
 /** The footer's part for a wait: `resumes at 15:42` (the footer adds `todo 2 of 5 open`). */
@@ -623,11 +635,15 @@ export function limitFooterText(resumeAtMs: number): string {
 }
 
 /** The reason of a wait that is not started (after `stopped: `). */
-export function limitExhaustedText(plan: { readonly why: "spent" | "too-far"; readonly capMinutes: number; readonly resetAtMs?: number | undefined }, nowMs: number): string {
+export function limitExhaustedText(
+  plan: { readonly why: "spent" | "too-far"; readonly capMinutes: number; readonly resetAtMs?: number | undefined; readonly beyond?: true | undefined },
+  nowMs: number,
+): string {
   const cap = plan.capMinutes;
   const unit = cap === 1 ? "minute" : "minutes";
+  if (plan.why === "too-far" && plan.beyond === true) return `the usage limit resets in more than ${STATED_DAYS} days`;
   if (plan.why === "too-far" && plan.resetAtMs !== undefined && Number.isFinite(plan.resetAtMs)) {
-    return `the usage limit resets at ${clock(plan.resetAtMs)} (in ${waitSpan(plan.resetAtMs - nowMs)}), past the ${capText(cap)} ${unit} of maxLimitWaitMinutes`;
+    return `the usage limit resets at ${clockFrom(plan.resetAtMs, nowMs)} (in ${waitSpan(plan.resetAtMs - nowMs)}), past the ${capText(cap)} ${unit} of maxLimitWaitMinutes`;
   }
   return `still rate limited after ${capText(cap)} ${unit}`;
 }
@@ -639,7 +655,7 @@ function capText(value: number): string {
 
 /** Print and JSON mode (no timer; the process exits): the reason after `stopped: `, which the stderr line shows. */
 export function limitHeadlessText(resumeAtMs: number, nowMs: number): string {
-  return `usage limit reached: it resets about ${clock(resumeAtMs)} (in ${waitSpan(resumeAtMs - nowMs)}); run pi -c then to continue`;
+  return `usage limit reached: it resets about ${clockFrom(resumeAtMs, nowMs)} (in ${waitSpan(resumeAtMs - nowMs)}); run pi -c then to continue`;
 }
 
 /** The title of the dialog a resumed session shows (SPEC §4.21). */
@@ -782,4 +798,13 @@ export function childOffReply(why: string): string {
 /** The block tool's answer in a child where the loop is off. */
 export function childOffBlockText(why: string): string {
   return `The todo loop is off in this child session (${childRuleText(why)}); there is no continuation to stop.`;
+}
+
+/** The pi releases this extension is tested on (the compatibility matrix). */
+export const SUPPORTED_PI = "1.5.2 to 1.6.x";
+
+/** What an older pi is told, once per process (SPEC §10): which pi the extension needs and how to get it. */
+export function olderPiText(missing: readonly string[]): string {
+  const lacks = missing.length > 0 ? ` (this pi has no ${missing.map((name) => `pi.${name}`).join(", ")})` : "";
+  return `pi-todo-loop is off: it needs pi ${SUPPORTED_PI}${lacks}. Install Node.js 22.19 or newer, then run: npm install -g @earendil-works/pi-coding-agent`;
 }

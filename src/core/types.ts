@@ -88,6 +88,8 @@ export type LimitWaitReason =
       readonly why: "spent" | "too-far";
       readonly capMinutes: number;
       readonly resetAtMs?: number;
+      /** `too-far` past any time the loop reads (more than 7 days): said so, never as a time. */
+      readonly beyond?: true;
       readonly atMs: number;
     };
 
@@ -308,6 +310,11 @@ export interface WorkFacts {
    * change since; the minutes since the loop began waiting. Absent: not timed out.
    */
   readonly timedOut?: number;
+  /**
+   * A source that holds its result message until the agent settles (tintinweb's queue) saw its work
+   * finish during this run: the message runs next, so the loop sends nothing at this settle.
+   */
+  readonly resultDue?: true;
 }
 
 /** What a marker's `details` record (never sent to the model); fields are added, never renamed. */

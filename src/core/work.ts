@@ -38,9 +38,26 @@ export interface WorkState {
   readonly ends: number;
   /** When the last tracked item ended (ms), or null when none has. */
   readonly lastEndAt: number | null;
+  /**
+   * Ends heard for work not tracked, each kept `EARLY_END_MS`: a start of the same source and id heard
+   * within that time after its end is work that already finished, never work in flight. Oldest first, at
+   * most `MAX_TRACKED_WORK`.
+   */
+  readonly early: readonly EarlyEnd[];
 }
 
-export const NO_WORK: WorkState = { items: [], ends: 0, lastEndAt: null };
+/** An end heard before its start. */
+export interface EarlyEnd {
+  readonly source: string;
+  readonly id: string;
+  /** When it was heard (ms). */
+  readonly at: number;
+}
+
+export const NO_WORK: WorkState = { items: [], ends: 0, lastEndAt: null, early: [] };
+
+/** How long an end heard before its start is remembered: a start up to this long after it is work already done. */
+export const EARLY_END_MS = 10_000;
 
 /** The most work tracked at once; past it the oldest is forgotten (memory stays bounded). */
 export const MAX_TRACKED_WORK = 256;
@@ -62,19 +79,31 @@ function indexOf(state: WorkState, source: string, id: string): number {
   return state.items.findIndex((item) => item.source === source && item.id === id);
 }
 
+/** The early ends still remembered at `at` (heard at most `EARLY_END_MS` before it, never after it). */
+function earlyAt(early: readonly EarlyEnd[], at: number): readonly EarlyEnd[] {
+  return early.some((end) => !(at - end.at <= EARLY_END_MS && end.at <= at)) ? early.filter((end) => at - end.at <= EARLY_END_MS && end.at <= at) : early;
+}
+
 /**
- * The state after one event heard at `at`. A start of work already tracked, an end of work never
- * started (or already ended), and any event of another session change nothing (the same state object
- * comes back). A start past `MAX_TRACKED_WORK` forgets the oldest item.
+ * The state after one event heard at `at`. A start of work already tracked and any event of another
+ * session change nothing (the same state object comes back). An end of work not tracked puts nothing in
+ * flight and counts no end; it is remembered `EARLY_END_MS`, and a start of the same source and id in that
+ * time is that work, already finished: nothing goes in flight (SPEC §4.17, an end heard before its
+ * start). A start past `MAX_TRACKED_WORK` forgets the oldest item.
  */
 export function applyWork(state: WorkState, event: WorkEvent, at: number, here: readonly string[]): WorkState {
   if (!isHere(event.session, here)) return state;
   const index = indexOf(state, event.source, event.id);
+  const early = earlyAt(state.early, at);
   if (event.phase === "end") {
-    if (index < 0) return state;
-    return { items: state.items.filter((_, i) => i !== index), ends: state.ends + 1, lastEndAt: at };
+    if (index >= 0) return { items: state.items.filter((_, i) => i !== index), ends: state.ends + 1, lastEndAt: at, early };
+    const kept = early.filter((end) => end.source !== event.source || end.id !== event.id);
+    const bounded = kept.length >= MAX_TRACKED_WORK ? kept.slice(kept.length - MAX_TRACKED_WORK + 1) : kept;
+    return { items: state.items, ends: state.ends, lastEndAt: state.lastEndAt, early: [...bounded, { source: event.source, id: event.id, at }] };
   }
   if (index >= 0) return state;
+  const done = early.findIndex((end) => end.source === event.source && end.id === event.id);
+  if (done >= 0) return { items: state.items, ends: state.ends, lastEndAt: state.lastEndAt, early: early.filter((_, i) => i !== done) };
   const item: WorkItem = {
     source: event.source,
     id: event.id,
@@ -83,7 +112,13 @@ export function applyWork(state: WorkState, event: WorkEvent, at: number, here: 
     ...(event.session !== undefined ? { session: event.session } : {}),
   };
   const kept = state.items.length >= MAX_TRACKED_WORK ? state.items.slice(state.items.length - MAX_TRACKED_WORK + 1) : state.items;
-  return { items: [...kept, item], ends: state.ends, lastEndAt: state.lastEndAt };
+  return { items: [...kept, item], ends: state.ends, lastEndAt: state.lastEndAt, early };
+}
+
+/** Whether `event` is a start of work that already finished: an end of the same source and id was heard up to `EARLY_END_MS` before `at`. */
+export function startsFinished(state: WorkState, event: WorkEvent, at: number, here: readonly string[]): boolean {
+  if (event.phase !== "start" || !isHere(event.session, here) || indexOf(state, event.source, event.id) >= 0) return false;
+  return earlyAt(state.early, at).some((end) => end.source === event.source && end.id === event.id);
 }
 
 /** `applyWork` for each event in order, all heard at `at`. */
@@ -101,7 +136,9 @@ export function applyAllWork(state: WorkState, events: readonly WorkEvent[], at:
 export function reconcileSource(state: WorkState, source: string, live: readonly WorkEvent[], at: number, here: readonly string[]): WorkState {
   const mine = live.filter((event) => event.source === source && event.phase === "start" && isHere(event.session, here));
   const liveIds = new Set(mine.map((event) => event.id));
-  let next = state;
+  // The source says what runs now: an end heard earlier is not a reason to drop a live id.
+  const early = state.early.filter((end) => end.source !== source || !liveIds.has(end.id));
+  let next: WorkState = early.length === state.early.length ? state : { ...state, early };
   for (const item of state.items) {
     if (item.source === source && !liveIds.has(item.id)) next = applyWork(next, { source: item.source, id: item.id, phase: "end" }, at, here);
   }

@@ -69,7 +69,7 @@ export function registerCommand(runtime: Runtime): void {
         }
         const command = parseCommand(args);
         if (!command) {
-          runtime.notify(ctx, `todo loop: unknown sub-command "${sanitize(args, 40)}". ${USAGE}`, "error");
+          runtime.reach.answer(ctx, `todo loop: unknown sub-command "${sanitize(args, 40)}". ${USAGE}`, "error");
           return;
         }
         const child = runtime.children.ruleOf(ctx);
@@ -90,7 +90,7 @@ export function registerCommand(runtime: Runtime): void {
         if (command === "status") {
           const label = facts.snapshot.list ? sourceLabel(facts.snapshot.list.source) : undefined;
           const hook = runtime.reach.statusLine();
-          runtime.notify(ctx, statusText({
+          runtime.reach.answer(ctx, statusText({
             memory: result.memory,
             list: facts.list,
             sourceLabel: label,
@@ -104,7 +104,7 @@ export function registerCommand(runtime: Runtime): void {
           }) + workStatus(runtime).map((line) => `\n${line}`).join("") + (hook ? `\n${hook}` : "") + (child.child ? `\n${childLine(child.why, runtime.conduct(ctx, facts.config))}` : "") + verifyStatusLines(ctx, facts.config), "info");
         } else {
           const open = facts.list.kind === "list" ? facts.list.open : 0;
-          runtime.notify(ctx, commandReplyText(result.reply, { idle, open }), result.reply.kind === "cannot-continue" ? "warning" : "info");
+          runtime.reach.answer(ctx, commandReplyText(result.reply, { idle, open }), result.reply.kind === "cannot-continue" ? "warning" : "info");
         }
         runtime.refreshFooter(ctx, facts, result.memory);
         if (result.marker) {

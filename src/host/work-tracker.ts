@@ -5,9 +5,9 @@
  * timers' handles and a headless hold's wake. `work.ts` acts on it: the facts at a settle, the timers, the hold.
  */
 import type { ContextLike, PiLike } from "../core/pi-shapes.ts";
-import { applyAllWork, NO_WORK } from "../core/work.ts";
+import { applyWork, NO_WORK, startsFinished } from "../core/work.ts";
 import type { CheckIns, WorkState } from "../core/work.ts";
-import { readWork, WORK_CHANNELS } from "../work/index.ts";
+import { holdsResults, readWork, WORK_CHANNELS } from "../work/index.ts";
 
 /** The check-in schedule of the current wait: under which message it began, and what it last saw. */
 export interface Schedule {
@@ -31,6 +31,8 @@ export interface WorkTracker {
   sessionKey: string | undefined;
   /** When a run was last seen going (a message starting while the agent was busy), ms. */
   lastRunAt: number | null;
+  /** A source that holds its result until the agent settles saw its work finish mid-run: the message is due at the settle. */
+  resultDue: boolean;
   schedule: Schedule | undefined;
   /** The newest context pi handed a handler: the timers act through it. */
   ctx: ContextLike | undefined;
@@ -42,13 +44,25 @@ export interface WorkTracker {
   readonly listeners: ((before: WorkState) => void)[];
 }
 
+/** Whether the agent is idle (a host that cannot tell counts as idle). */
+export function idleOf(ctx: ContextLike): boolean {
+  return typeof ctx.isIdle === "function" ? ctx.isIdle() : true;
+}
+
 /** Applies one payload heard on `channel`. Never throws: the bus is other extensions' and must not break. */
 function hear(tracker: WorkTracker, channel: string, payload: unknown): void {
   try {
     const events = readWork(channel, payload);
     if (events === undefined || events.length === 0) return;
     const before = tracker.state;
-    const after = applyAllWork(before, events, Date.now(), tracker.here);
+    const now = Date.now();
+    let after = before;
+    for (const event of events) {
+      const next = applyWork(after, event, now, tracker.here);
+      const finished = next.ends > after.ends || startsFinished(after, event, now, tracker.here);
+      if (finished && holdsResults(event.source) && tracker.ctx !== undefined && !idleOf(tracker.ctx)) tracker.resultDue = true;
+      after = next;
+    }
     if (after === before) return;
     tracker.state = after;
     for (const listener of tracker.listeners) listener(before);
@@ -64,6 +78,7 @@ export function createWorkTracker(pi: PiLike): WorkTracker {
     here: [],
     sessionKey: undefined,
     lastRunAt: null,
+    resultDue: false,
     schedule: undefined,
     ctx: undefined,
     wakeTimer: undefined,

@@ -24,10 +24,11 @@ import {
 import type { WorkState } from "../core/work.ts";
 import { holdDeadline, workHoldLimit, workNudge } from "../core/work-wake.ts";
 import { workStatusLines } from "../core/text.ts";
-import { WORK_SNAPSHOTS, WORK_SOURCES, workSourceLabel } from "../work/index.ts";
+import { isWorkResult, WORK_SNAPSHOTS, WORK_SOURCES, workSourceLabel } from "../work/index.ts";
 import { minutesSince } from "../core/stops.ts";
 import { markerMessage, yieldsToWorkflow } from "./runtime.ts";
 import { endRun } from "./run-end.ts";
+import { idleOf } from "./work-tracker.ts";
 import type { HoldWake, Schedule, WorkTracker } from "./work-tracker.ts";
 import type { Facts, Runtime } from "./runtime.ts";
 
@@ -60,6 +61,7 @@ function forget(tracker: WorkTracker): void {
   tracker.state = NO_WORK;
   tracker.schedule = undefined;
   tracker.lastRunAt = null;
+  tracker.resultDue = false;
 }
 
 function clearTimers(tracker: WorkTracker): void {
@@ -90,7 +92,10 @@ export function workFactsAt(runtime: Runtime, ctx: ContextLike, facts: Facts): W
   const tracker = runtime.work;
   remember(tracker, ctx);
   const count = inFlight(tracker.state);
-  if (count === 0) return undefined;
+  // A held result is due at this settle only: one that never comes (the agent fetched it) parks nothing later.
+  const resultDue = tracker.resultDue;
+  tracker.resultDue = false;
+  if (count === 0) return resultDue ? { inFlight: 0, resultDue: true } : undefined;
   const now = Date.now();
   const schedule = currentSchedule(tracker, facts.memory.anchor, signatureOf(facts), now);
   const verdict = schedule && checkInVerdict(schedule.checkIns, facts.config.checkInMinutes, now);
@@ -156,10 +161,6 @@ function armWake(runtime: Runtime, at: number): void {
     tracker.wakeTimer = undefined;
     wake(runtime);
   });
-}
-
-function idleOf(ctx: ContextLike): boolean {
-  return typeof ctx.isIdle === "function" ? ctx.isIdle() : true;
 }
 
 /** The context a timer may act through: the session's, unless the loop is off there. */
@@ -433,7 +434,10 @@ export function registerWork(runtime: Runtime): void {
   pi.on("message_start", async (event, ctx) => {
     try {
       remember(tracker, ctx);
-      if (!isRecord(event) || !isRecord(event.message) || idleOf(ctx)) return;
+      if (!isRecord(event) || !isRecord(event.message)) return;
+      // The held result arrived: nothing is due any more.
+      if (isWorkResult(event.message.customType)) tracker.resultDue = false;
+      if (idleOf(ctx)) return;
       tracker.lastRunAt = Date.now();
       // The wait is over: a run is going (the work's report, the person, a continuation), and the footer says so.
       const session = runtime.sessionOf(ctx);

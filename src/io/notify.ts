@@ -50,6 +50,11 @@ export interface Reach {
   projectProblems(ctx: ContextLike, file: string, problems: readonly string[]): void;
   /** The `/todoloop` line about the notify command's last failure, until it runs fine again. */
   statusLine(): string | undefined;
+  /**
+   * A `/todoloop` word's answer where the person sees it: a notify with a UI, a stderr line in print and
+   * JSON mode (SPEC §7, 0.5: every word answers with a line in every mode); nothing in a quiet child.
+   */
+  answer(ctx: ContextLike, text: string, type: "info" | "warning" | "error"): void;
 }
 
 const MEMO_KEY = Symbol.for("pi-todo-loop.reach");
@@ -269,5 +274,14 @@ export function createReach(pi: PiLike, io: ReachIo = processIo, quiet: (ctx: Co
     },
 
     statusLine: () => hookFailure && sanitize(hookFailure, 300),
+    answer(ctx, text, type) {
+      try {
+        // pi drops a notify without a UI; the stderr line is what print and JSON mode show.
+        ctx.ui.notify(text, type);
+        if (!ctx.hasUI && !quietIn(ctx)) io.writeStderr(text);
+      } catch {
+        // A closed stream or a UI gone: the command's effect stands.
+      }
+    },
   };
 }

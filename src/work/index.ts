@@ -37,6 +37,11 @@ export function isWorkResult(customType: unknown): boolean {
   return WORK_SOURCES.some((source) => source.resultTypes.some((type) => type === customType));
 }
 
+/** Whether a source holds its result message until the agent settles. */
+export function holdsResults(id: string): boolean {
+  return WORK_SOURCES.some((source) => source.id === id && source.holdsResults === true);
+}
+
 /** How `/todoloop` names a source. */
 export function workSourceLabel(id: string): string {
   return WORK_SOURCES.find((source) => source.id === id)?.label ?? id;

@@ -7,7 +7,8 @@
  *   it ended (foreground agents end here too; their ids were never started, so nothing changes).
  * The result message is `customType: "subagent-notification"` with `deliverAs: "followUp"` and
  * `triggerTurn`, held 200 ms after the end (longer when agents are grouped); a result the agent already
- * fetched with `get_subagent_result` sends none.
+ * fetched with `get_subagent_result` sends none. A result that comes due while the parent agent runs is
+ * parked and sent at its `agent_settled` (`src/nudge-queue.ts`).
  */
 import type { UnknownRecord } from "../core/record.ts";
 import { fieldsOf, workEvent, workId, workLabelOf } from "./types.ts";
@@ -42,4 +43,6 @@ export const tintinwebPiSubagents: WorkSource = {
     return undefined;
   },
   resultTypes: ["subagent-notification"],
+  // Its notice queue (`src/nudge-queue.ts`) parks a result due while the parent runs until `agent_settled`.
+  holdsResults: true,
 };

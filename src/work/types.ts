@@ -44,6 +44,11 @@ export interface WorkSource {
    * starts goes on under the same human message.
    */
   readonly resultTypes: readonly string[];
+  /**
+   * The source holds its result message while the agent runs and sends it when the agent settles
+   * (tintinweb's queue): a work end heard mid-run means a result message is due at that settle.
+   */
+  readonly holdsResults?: true;
   /** How to ask the source for its live work after a reload, when it can be asked. */
   readonly snapshot?: WorkSnapshot;
 }

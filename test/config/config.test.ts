@@ -289,7 +289,7 @@ test("parseConfig: a wrong-typed limit's problem says what it got and that no li
     [{ maxRounds: { n: 1 } }, "maxRounds must be a positive number or null (got an object); using no limit"],
     [{ maxRounds: [3] }, "maxRounds must be a positive number or null (got an array); using no limit"],
     [{ maxTokens: Number.NaN }, "maxTokens must be a positive number or null (got NaN); using no limit"],
-    [{ maxCost: Number.POSITIVE_INFINITY }, "maxCost must be a positive number or null (got Infinity); using no limit"],
+    [{ maxCost: Number.POSITIVE_INFINITY }, "maxCost must be a positive number or null (a number too large); using no limit"],
     [{ maxIdleReplies: false }, "maxIdleReplies must be a positive number or null (got false); using the default 3"],
     [{ maxMinutes: -2 }, "maxMinutes is negative (-2); using no limit"],
     [{ maxIdleReplies: -1 }, "maxIdleReplies is negative (-1); using the default 3"],
@@ -303,9 +303,9 @@ test("parseConfig: a long string value is quoted in the problem by its first 20 
   assert.deepEqual(parseConfig({ transcript: "yes" }).problems, ['transcript must be true or false (got the string "yes"); using true']);
 });
 
-test("parseConfig: an unknown key's problem lists every known key, and quotes the key by its first 40 characters", () => {
+test("parseConfig: an unknown key's problem with no known key near it lists every known key, and quotes the key by its first 40 characters", () => {
   const known = "maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, maxStuckReplies, maxRepeats, stopOnQuestion, transcript, notify, notifyCommand, exitCode, earlierTasks, verify, maxLimitWaitMinutes, children, checkInMinutes";
-  assert.deepEqual(parseConfig({ maxround: 3 }).problems, [`unknown key "maxround" ignored (known: ${known})`]);
+  assert.deepEqual(parseConfig({ frobnicate: 3 }).problems, [`unknown key "frobnicate" ignored (known: ${known})`]);
   const key = `${"k".repeat(40)}${"z".repeat(10)}`;
   assert.deepEqual(parseConfig({ [key]: 1 }).problems, [`unknown key "${"k".repeat(40)}" ignored (known: ${known})`]);
 });
@@ -502,7 +502,7 @@ test("parseConfig: every verify shape gives its entry or leaves it out, with the
 
 test("parseConfig: a limit that is a string or not finite falls back to its default with a problem", () => {
   assert.deepEqual(parseConfig({ maxRounds: "20" }), { config: DEFAULT_CONFIG, problems: ['maxRounds must be a positive number or null (got the string "20"); using no limit'] });
-  assert.deepEqual(parseConfig({ maxMinutes: Number.POSITIVE_INFINITY }), { config: DEFAULT_CONFIG, problems: ["maxMinutes must be a positive number or null (got Infinity); using no limit"] });
+  assert.deepEqual(parseConfig({ maxMinutes: Number.POSITIVE_INFINITY }), { config: DEFAULT_CONFIG, problems: ["maxMinutes must be a positive number or null (a number too large); using no limit"] });
   assert.deepEqual(parseConfig({ maxStuckReplies: Number.NaN }).config.maxStuckReplies, 5);
 });
 
@@ -524,8 +524,8 @@ test("parseConfig: an infinite verify timeout or run count is a wrong value that
   assert.deepEqual(parseConfig({ verify: { command: "x", timeoutMinutes: Number.POSITIVE_INFINITY, maxRuns: Number.POSITIVE_INFINITY } }), {
     config: { ...DEFAULT_CONFIG, verify: [{ dir: "*", command: "x", timeoutMinutes: 10, maxRuns: 3 }] },
     problems: [
-      "verify.timeoutMinutes must be a positive number (got Infinity); using 10",
-      "verify.maxRuns must be a positive number (got Infinity); using 3",
+      "verify.timeoutMinutes must be a positive number (a number too large); using 10",
+      "verify.maxRuns must be a positive number (a number too large); using 3",
     ],
   });
 });

@@ -364,9 +364,13 @@ test("the max pi allows in the retry-delay prefix is not the wait", () => {
   assert.deepEqual(classifyLimit("Server requested 61s retry delay (max: 600s)", undefined), { kind: "limit", resumeInMs: 61_000 });
 });
 
-test("a huge stated wait is capped; one too long to read leaves the limit without a time", () => {
-  assert.deepEqual(classifyLimit("You have hit your ChatGPT usage limit. Try again in ~99999999999 min.", undefined), { kind: "limit", resumeInMs: MAX_STATED_WAIT_MS });
-  assert.deepEqual(classifyLimit("Server requested 999999999999s retry delay (max: 60s)", undefined), { kind: "limit", resumeInMs: MAX_STATED_WAIT_MS });
+test("a huge stated wait is capped and marked beyond the cap; one too long to read leaves the limit without a time", () => {
+  assert.deepEqual(classifyLimit("You have hit your ChatGPT usage limit. Try again in ~99999999999 min.", undefined), { kind: "limit", resumeInMs: MAX_STATED_WAIT_MS, beyond: true });
+  assert.deepEqual(classifyLimit("Server requested 999999999999s retry delay (max: 60s)", undefined), { kind: "limit", resumeInMs: MAX_STATED_WAIT_MS, beyond: true });
+  assert.deepEqual(classifyLimit("You have hit your ChatGPT usage limit (plus plan). Try again in ~5256000 min.", 1_000), { kind: "limit", resumeInMs: MAX_STATED_WAIT_MS, resetAtMs: 1_000 + MAX_STATED_WAIT_MS, beyond: true });
+  // Exactly 7 days is a time the loop reads (not beyond); a minute more is beyond.
+  assert.deepEqual(classifyLimit("usage limit. Try again in ~10080 min.", undefined), { kind: "limit", resumeInMs: MAX_STATED_WAIT_MS, beyond: true }, "rounded: half a minute past 7 days");
+  assert.deepEqual(classifyLimit("Server requested 604800s retry delay", undefined), { kind: "limit", resumeInMs: MAX_STATED_WAIT_MS });
   assert.deepEqual(classifyLimit(`You have hit your ChatGPT usage limit. Try again in ~${"9".repeat(400)} min.`, undefined), { kind: "limit" });
   assert.deepEqual(classifyLimit("You have hit your ChatGPT usage limit. Try again in ~1e999 min.", undefined), { kind: "limit" });
 });

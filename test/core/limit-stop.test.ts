@@ -88,12 +88,21 @@ test("'Try again in ~0 min' still waits a minute, so repeated waits spend the ca
   assert.equal(waiting(decided("You have hit your ChatGPT usage limit (pro plan). Try again in ~0 min.")).waitMinutes, 1);
 });
 
-test("a huge N is not waited: the limit resets past what maxLimitWaitMinutes leaves, which needs the person", () => {
-  const stop = decided("You have hit your ChatGPT usage limit (plus plan). Try again in ~99999999999 min.");
-  assert.equal(stop.reason.kind, "limit-wait");
-  assert.ok(stop.reason.kind === "limit-wait" && stop.reason.state === "gave-up" && stop.reason.why === "too-far");
-  assert.equal(describeReason(stop.reason), "stopped: the usage limit resets at 15:05 (in 168 h), past the 300 minutes of maxLimitWaitMinutes", "a stated wait counts as 7 days at most");
-  assert.equal(stop.level, "warning");
+test("a huge N is not waited: the limit resets past what maxLimitWaitMinutes leaves, which needs the person, and is said as more than 7 days, never a clamped time", () => {
+  for (const minutes of ["99999999999", "5256000"]) {
+    const stop = decided(`You have hit your ChatGPT usage limit (plus plan). Try again in ~${minutes} min.`);
+    assert.equal(stop.reason.kind, "limit-wait");
+    assert.ok(stop.reason.kind === "limit-wait" && stop.reason.state === "gave-up" && stop.reason.why === "too-far");
+    assert.equal(describeReason(stop.reason), "stopped: the usage limit resets in more than 7 days", minutes);
+    assert.equal(stop.level, "warning");
+  }
+});
+
+test("a stated reset between 24 hours and 7 days away is said with its day: resets at Tue 15:42", () => {
+  const stop = decided("You have hit your ChatGPT usage limit (plus plan). Try again in ~2880 min.");
+  assert.ok(stop.reason.kind === "limit-wait" && stop.reason.state === "gave-up");
+  const day = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][new Date(NOW + 2880 * 60_000 + 30_000).getDay()];
+  assert.match(describeReason(stop.reason), new RegExp(`^stopped: the usage limit resets at ${day} \\d\\d:\\d\\d \\(in 48 h[^)]*\\), past the 300 minutes of maxLimitWaitMinutes$`));
 });
 
 test("the waits under one message add up to the cap, then: stopped: still rate limited after 300 minutes (kind limit-wait, no resumeAt)", () => {

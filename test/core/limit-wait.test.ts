@@ -17,7 +17,7 @@ import {
   planLimitWait,
   priorWaitMinutes,
 } from "../../src/core/limit-wait.ts";
-import { limitExhaustedText, limitFooterText, limitHeadlessText, limitWaitText, waitSpan as waitText } from "../../src/core/text.ts";
+import { clockFrom, limitExhaustedText, limitFooterText, limitHeadlessText, limitWaitText, waitSpan as waitText } from "../../src/core/text.ts";
 import type { LimitFacts, LimitWaitPlan } from "../../src/core/limit-wait.ts";
 import { classifyLimit } from "../../src/core/limit-error.ts";
 
@@ -281,4 +281,20 @@ test("a time is read only from a text of at most 64 characters, and only after 1
   assert.equal(parseTime("1969-12-31T23:00:00.000Z"), undefined);
   assert.equal(parseTime("1970-01-01T00:00:00.001Z"), 1);
   assert.equal(parseTime(["2026-01-05T15:42:00.000Z"]), undefined, "a list holding a time is not a time");
+});
+
+test("a time more than 24 hours away carries its day; 24 hours or less, the time alone", () => {
+  const at = new Date(2026, 11, 8, 15, 42).getTime(); // a Tuesday
+  assert.equal(clockFrom(at, at - 25 * 60 * MIN), "Tue 15:42");
+  assert.equal(clockFrom(at, at - 24 * 60 * MIN), "15:42");
+  assert.equal(clockFrom(at, at - 37 * MIN), "15:42");
+  assert.equal(clockFrom(at, Number.NaN), "15:42");
+  assert.equal(limitHeadlessText(at, at - 30 * 60 * MIN), "usage limit reached: it resets about Tue 15:42 (in 30 h); run pi -c then to continue");
+});
+
+test("a stated reset beyond what the loop reads is not a time: the plan marks it, the text says more than 7 days", () => {
+  const result = plan({ resumeInMs: 7 * 24 * 60 * MIN, beyond: true });
+  assert.deepEqual(result, { kind: "exhausted", why: "too-far", capMinutes: 300, waitedMinutes: 0, resetAtMs: NOW + 7 * 24 * 60 * MIN, beyond: true });
+  assert.ok(result.kind === "exhausted");
+  assert.equal(limitExhaustedText(result, NOW), "the usage limit resets in more than 7 days");
 });

@@ -14,7 +14,7 @@ import type { Config } from "../../src/core/types.ts";
 import type { Reason, StopRecord } from "../../src/core/types.ts";
 import { createReach, runCommand } from "../../src/io/notify.ts";
 import type { ReachIo } from "../../src/io/notify.ts";
-import { ioOf } from "../captured-io.ts";
+import { capturedIo, ioOf } from "../captured-io.ts";
 import type { ContextLike, ModeLike } from "../../src/core/pi-shapes.ts";
 import { BODY_CHARS, exitStatus, graphemes, needsPerson, notificationBody, notifies, planReach, terminalSequence } from "../../src/core/reach-plan.ts";
 import type { StopPayload } from "../../src/core/reach-plan.ts";
@@ -497,4 +497,20 @@ test("wiring: agent_settled emits todo-loop:stop with the payload for an announc
     v: 1, kind: "idle", reason: "stopped: the agent stopped 3 times in a row without doing anything", detail: null,
     open: 2, total: 2, round: 2, needsYou: true, sessionId: "session-1", sessionFile: null, cwd: "",
   });
+});
+
+test("answer: a /todoloop word's answer is a notify, and without a UI (print, JSON) also one stderr line, nothing in a quiet child (SPEC §7, 0.5)", () => {
+  for (const mode of MODES) {
+    const io = capturedIo();
+    const ctx = createContext({ session: createSession(), cwd: "/tmp", mode, hasUI: mode === "tui" || mode === "rpc" });
+    createReach(createFakePi(), io).answer(ctx, "todo loop: resumed: the loop goes on when the agent next stops", "info");
+    assert.deepEqual(ctx.ui.notifications, [{ message: "todo loop: resumed: the loop goes on when the agent next stops", type: "info" }], mode);
+    assert.deepEqual(io.stderr, ctx.hasUI ? [] : ["todo loop: resumed: the loop goes on when the agent next stops"], mode);
+  }
+  const quietIo = capturedIo();
+  const child = createContext({ session: createSession(), cwd: "/tmp", mode: "print", hasUI: false });
+  createReach(createFakePi(), quietIo, () => true).answer(child, "todo loop: paused by user", "info");
+  assert.deepEqual(quietIo.stderr, []);
+  const closed = { ...capturedIo(), writeStderr: () => { throw new Error("closed"); } };
+  assert.doesNotThrow(() => createReach(createFakePi(), closed).answer(child, "todo loop: paused by user", "info"));
 });

@@ -218,3 +218,31 @@ test("pi -p: the stderr line names the limit and pi -c, the record keeps resumeA
     jsonBox.cleanup();
   }
 });
+
+test("pi -p: a reset stated far away is said as it is — more than 7 days, or a time with its day past 24 hours — never a clamped time", { timeout }, async (t) => {
+  const days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+  for (const minutes of [5_256_000, 2_880]) {
+    const far: ScriptStep = { stopReason: "error", errorMessage: `You have hit your ChatGPT usage limit (plus plan). Try again in ~${minutes} min.` };
+    const script: ScriptStep[] = [plan, far];
+    const box = sandbox({ script, settings: NO_RETRY });
+    try {
+      const run = await runPi(box, [...extensionArgs(), ...baseArgs(box), "-p", "Do the work"]);
+      const [record] = waitRecords(sessionEntries(box));
+      const reason = record?.data.reason ?? "";
+      const line = run.stderr.split("\n").find((text) => text.startsWith("todo loop: stopped:")) ?? "";
+      t.diagnostic(`~${minutes} min: exit ${run.code}, record ${JSON.stringify(reason)}, resumeAt ${record?.data.resumeAt ?? "none"}, stderr ${JSON.stringify(line)}`);
+      if (minutes > 7 * 24 * 60) {
+        assert.equal(reason, "stopped: the usage limit resets in more than 7 days");
+      } else {
+        // The reset is the error's time plus the stated minutes (and the half minute the text rounds away).
+        const day = days[new Date(Date.parse(record?.entry.timestamp ?? "") + minutes * 60_000 + 30_000).getDay()];
+        assert.match(reason, new RegExp(`^stopped: the usage limit resets at ${day} \\d\\d:\\d\\d \\(in 4[78] h( \\d+ min)?\\), past the 300 minutes of maxLimitWaitMinutes$`));
+      }
+      assert.equal(record?.data.resumeAt, undefined, "no wait was started");
+      assert.equal(line, `todo loop: ${reason}, 2 of 2 tasks open`);
+      checkInvariants(box, { script, taskTexts: TASKS });
+    } finally {
+      box.cleanup();
+    }
+  }
+});

@@ -199,3 +199,19 @@ test("config §8 checkInMinutes: default 30, 0 turns check-ins off, fractions al
     });
   }
 });
+
+test("decide §4.17 (0.5): a work result message due at this settle (a source that holds it until the agent settles) runs next: no marker, no round, no stop", () => {
+  const before = seen({ round: 2, stuck: 1, fp: "f1" });
+  const decision = run(input({ memory: before, work: { inFlight: 0, resultDue: true } }));
+  waiting(decision);
+  assert.deepEqual(decision.memory.last, { kind: "queued" });
+  assert.equal(decision.memory.round, before.round);
+  assert.equal(describeReason({ kind: "queued" }), "not continuing: a queued message runs next");
+  // Work still in flight waits on it as before; another extension's continuation and a question go first.
+  assert.deepEqual(run(input({ memory: seen(), work: { inFlight: 1, resultDue: true } })).memory.last, { kind: "waiting-work", jobs: 1, open: 2 });
+  assert.deepEqual(run(input({ memory: seen(), work: { inFlight: 0, resultDue: true }, otherContinued: true })).memory.last, { kind: "other-extension" });
+  assert.equal(run(input({ memory: seen(), work: { inFlight: 0, resultDue: true }, turn: settleTurn({ question: "Shall I deploy?" }) })).memory.pending?.reason.kind, "waiting");
+  // Nothing due: the loop continues; a clear list has nothing to continue for.
+  assert.equal(run(input({ memory: seen(), work: { inFlight: 0 } })).continue, true);
+  assert.equal(run(input({ memory: seen(), list: CLEAR, work: { inFlight: 0, resultDue: true } })).continue, false);
+});

@@ -135,7 +135,8 @@ test("tintinweb: a foreground agent (isBackground false or missing) is no work i
   assert.deepEqual(tintinwebPiSubagents.read("subagents:created", { id: "x", isBackground: "true" }), []);
   const state = replay("tintinweb-pi-subagents", ["created-foreground"]);
   assert.equal(state, NO_WORK);
-  assert.equal(applyAllWork(state, [{ source: "tintinweb-pi-subagents", id: "p7m1z8", phase: "end" }], 5, HERE), NO_WORK);
+  const ended = applyAllWork(state, [{ source: "tintinweb-pi-subagents", id: "p7m1z8", phase: "end" }], 5, HERE);
+  assert.deepEqual([ended.items, ended.ends, ended.lastEndAt], [[], 0, null]);
 });
 
 test("tintinweb: subagents:started is not read (no background flag), and a label falls back to the agent type", () => {
@@ -361,11 +362,16 @@ test("bad input: a throwing getter or a revoked proxy reads as undefined, never 
   assert.deepEqual(fieldsOf(getter, ["phase", "missing"]), { phase: "start", missing: undefined }, "only the named fields are read");
 });
 
-test("bad input: an end for work never started changes nothing (the same state comes back)", () => {
+test("bad input: an end for work never started puts nothing in flight and counts no end", () => {
   const started = replay("pi-code", ["start-background"]);
-  assert.equal(applyWork(started, { source: "pi-code", id: "bg-never", phase: "end" }, 9, HERE), started);
-  assert.equal(applyWork(started, { source: "tintinweb-pi-subagents", id: "bg-4e7a91c2", phase: "end" }, 9, HERE), started);
-  assert.equal(replay("tintinweb-pi-subagents", ["completed", "failed"]), NO_WORK);
+  for (const end of [{ source: "pi-code", id: "bg-never" }, { source: "tintinweb-pi-subagents", id: "bg-4e7a91c2" }]) {
+    const after = applyWork(started, { ...end, phase: "end" }, 9, HERE);
+    assert.deepEqual(after.items, started.items);
+    assert.equal(after.ends, started.ends);
+    assert.equal(after.lastEndAt, started.lastEndAt);
+  }
+  const replayed = replay("tintinweb-pi-subagents", ["completed", "failed"]);
+  assert.deepEqual([replayed.items, replayed.ends, replayed.lastEndAt], [[], 0, null]);
 });
 
 test("bad input: the same start twice is one piece of work that keeps its first start time and label", () => {

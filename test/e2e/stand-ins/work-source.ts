@@ -12,7 +12,11 @@
  * - `pi-processes`: `processes:started` → `processes:ended`, its `ad-process:notification` message in a
  *   microtask (`deliverAs: "steer"`, `triggerTurn`);
  * - `todo-loop-work` (default): `todo-loop:work` start → end, and no message (every end is silent).
- * PI_TODO_LOOP_E2E_WORK_SILENT=1 sends no result message for any source (a silent end). Each event and
+ * PI_TODO_LOOP_E2E_WORK_SILENT=1 sends no result message for any source (a silent end).
+ * PI_TODO_LOOP_E2E_WORK_ORDER=end-first emits the job's end events before its start events, at once (work
+ * that finished before its start was heard); the result message keeps its own timing.
+ * PI_TODO_LOOP_E2E_WORK_HOLD=1 holds a result message due while the agent runs and sends it at
+ * `agent_settled`, as tintinweb's notice queue does (its `src/nudge-queue.ts`). Each event and
  * message is appended to PI_TODO_LOOP_E2E_WORK_LOG as one JSON line `{ at, what, id }`.
  */
 import { appendFileSync, readFileSync } from "node:fs";
@@ -25,9 +29,11 @@ type Record_ = { [key: string]: unknown };
 
 interface Ctx {
   sessionManager: { getSessionFile?(): string | undefined; getSessionId?(): string };
+  isIdle?(): boolean;
 }
 interface PiLike {
   events: { emit(channel: string, data: unknown): void };
+  on(event: "agent_settled", handler: () => void): void;
   sendMessage(message: { customType: string; content: unknown; display?: boolean; details?: unknown }, options?: { triggerTurn?: boolean; deliverAs?: string }): void;
   registerTool(tool: {
     name: string;
@@ -56,19 +62,38 @@ export default function workSource(pi: PiLike): void {
   const delay = process.env.PI_TODO_LOOP_E2E_WORK_MS ?? "1500";
   const silent = process.env.PI_TODO_LOOP_E2E_WORK_SILENT === "1";
   const log = process.env.PI_TODO_LOOP_E2E_WORK_LOG;
+  const endFirst = process.env.PI_TODO_LOOP_E2E_WORK_ORDER === "end-first";
+  const hold = process.env.PI_TODO_LOOP_E2E_WORK_HOLD === "1";
+  /** Starts held back while the end goes first (end-first), else undefined. */
+  let heldStarts: Array<() => void> | undefined;
+  /** Result messages parked until the agent settles (hold). */
+  const parked: Array<() => void> = [];
+  let lastCtx: Ctx | undefined;
   const note = (what: string, id: string): void => {
     if (log) appendFileSync(log, `${JSON.stringify({ at: Date.now(), what, id })}\n`);
   };
   const emit = (channel: string, payload: unknown, id: string): void => {
+    if (heldStarts !== undefined) {
+      heldStarts.push(() => emit(channel, payload, id));
+      return;
+    }
     pi.events.emit(channel, payload);
     note(channel, id);
   };
   const send = (folder: string, name: string, id: string): void => {
     if (silent) return;
     const { message, options } = messageOf(folder, name);
+    if (hold && lastCtx?.isIdle?.() === false) {
+      parked.push(() => send(folder, name, id));
+      note(`parked:${message.customType}`, id);
+      return;
+    }
     pi.sendMessage(message, options);
     note(`message:${message.customType}`, id);
   };
+  pi.on("agent_settled", () => {
+    for (const release of parked.splice(0)) release();
+  });
 
   /** Emits the start now and returns what ends it. */
   function start(id: string, ctx: Ctx): () => void {
@@ -117,7 +142,16 @@ export default function workSource(pi: PiLike): void {
     parameters: { type: "object", properties: { id: { type: "string" } } },
     async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
       const id = typeof params.id === "string" && params.id !== "" ? params.id : "job-1";
+      lastCtx = ctx;
+      if (endFirst) heldStarts = [];
       const end = start(id, ctx);
+      if (heldStarts !== undefined) {
+        const starts = heldStarts;
+        heldStarts = undefined;
+        end();
+        for (const emitStart of starts) emitStart();
+        return { content: [{ type: "text", text: `Ran ${id}; it already finished.` }], details: { id } };
+      }
       // The job runs on after the tool returns; a test ends the process when it is done. A session that
       // ended first (a `pi -p` that did not wait) has a stale API: the report has nowhere to go.
       const finish = (): void => {
