@@ -6,6 +6,7 @@
  * hook's rule. Every reason and notice is data; `text.ts` turns them into English.
  */
 import type { ReplyFacts } from "./core/reply.ts";
+import { handOverOf } from "./core/reach-plan.ts";
 import type {
   BranchFacts, DecideInput, Decision, Limits, ListState, MarkerDraft, Memory, Notice, Reason, StopRecord, TurnFacts, Wait,
 } from "./core/types.ts";
@@ -93,6 +94,15 @@ function noop(memory: Memory, notices: readonly Notice[] = []): Decision {
 function stopWith(memory: Memory, reason: Reason, open: number, level: "info" | "warning", notices: readonly Notice[] = []): Decision {
   const pending = memory.hadWork ? { reason, open, level } : undefined;
   return noop({ ...memory, last: reason, pending }, notices);
+}
+
+/**
+ * The clear-list stop. A reply that hands the testing to the person (SPEC §4.23, the sentence a fact of
+ * the turn) keeps the kind `clear` but needs them: announced as a warning, as every such stop is.
+ */
+function clearStop(memory: Memory, handsOver: string | undefined): Decision {
+  if (handsOver === undefined || handsOver === "") return stopWith(memory, { kind: "clear" }, 0, "info");
+  return stopWith(memory, { kind: "clear", handsOver }, 0, "warning");
 }
 
 /** The warning due when a todo-only tool turn left no open task: by what the calls did. */
@@ -223,7 +233,7 @@ function decideTurn(input: DecideInput): Decision {
   if (earlier) return earlier;
   if (list.kind === "none") return stopWith(memory, { kind: "no-list", why: list.why }, 0, "warning");
   if (list.kind === "out-of-date") return stopWith(memory, { kind: "out-of-date", why: list.why }, open, "warning");
-  if (list.open === 0) return stopWith(memory, { kind: "clear" }, 0, "info");
+  if (list.open === 0) return clearStop(memory, turn.handsOver);
   if (list.tool !== undefined && !toolReachable(list.tool, input.tools)) {
     return stopWith(memory, { kind: "out-of-reach", tool: list.tool, open }, open, "warning");
   }
@@ -297,6 +307,7 @@ export function settle(memory: Memory, transcriptShown: boolean, describe: (reas
     ...(limit ? { limit } : {}),
     ...(stop.reason.kind === "earlier" ? { list: stop.reason.list } : {}),
     ...verifyRecord(stop.reason),
+    ...handOverRecord(stop.reason),
     ...limitWaitRecord(stop.reason),
   };
   const silent = transcriptShown || kind === "waiting";
@@ -312,6 +323,12 @@ function verifyRecord(reason: Reason): Pick<StopRecord, "verify"> {
   if (reason.kind === "verified") return { verify: { command: reason.command, exit: 0, seconds: reason.seconds } };
   if (reason.kind === "verify-failed") return { verify: { command: reason.command, exit: reason.exit, seconds: reason.seconds, run: reason.runs } };
   return {};
+}
+
+/** What a clear stop's record adds when its reply hands the testing to the person (SPEC §4.23): the sentence. */
+function handOverRecord(reason: Reason): Pick<StopRecord, "handsOver"> {
+  const handsOver = handOverOf(reason);
+  return handsOver === undefined ? {} : { handsOver };
 }
 
 /** What a stop record adds for a usage-limit wait (SPEC §4.20): when the run continues, and the minutes waited. */

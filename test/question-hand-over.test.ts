@@ -23,15 +23,14 @@ test("asks: a question word with the agent asking what it should do, one paragra
   ]);
 });
 
-test("acts: reload what runs and look at the change, in four languages", () => {
+test("acts: reload what runs and check the change, in five languages", () => {
   asks([
-    [`${DONE} Refresh the page to see the new header 🎉`, "Refresh the page to see the new header"],
     ["The fix is in. Restart the app and check whether the menu still flickers.", "Restart the app and check whether the menu still flickers."],
     ["Fixed the layout. Please refresh the page and tell me if the header looks right.", "Please refresh the page and tell me if the header looks right."],
-    ["布局已修好。刷新页面查看效果。", "刷新页面查看效果。"],
-    ["He corregido el menú. Recarga la página para ver el cambio.", "Recarga la página para ver el cambio."],
-    ["Das Menü ist repariert. Lade die Seite neu, um die Änderung zu sehen.", "Lade die Seite neu, um die Änderung zu sehen."],
-    ["Le menu est corrigé. Rechargez la page pour voir le changement.", "Rechargez la page pour voir le changement."],
+    ["布局已修好。刷新页面后确认标题是否正常。", "刷新页面后确认标题是否正常。"],
+    ["He corregido el menú. Recarga la página y comprueba el menú.", "Recarga la página y comprueba el menú."],
+    ["Das Menü ist repariert. Lade die Seite neu und prüfe das Menü.", "Lade die Seite neu und prüfe das Menü."],
+    ["Le menu est corrigé. Rechargez la page et vérifiez le menu.", "Rechargez la page et vérifiez le menu."],
   ]);
   none([
     `${DONE} You can refresh the page to see the new header.`,
@@ -41,6 +40,19 @@ test("acts: reload what runs and look at the change, in four languages", () => {
     "Please restart the dev server to apply the changes.",
     "Let me know if it works!",
     "Please let me know if anything else comes up.",
+  ]);
+});
+
+test("not a wait (0.5): reload to see the finished change is how to look at it, in every language", () => {
+  // 0.4 read these as waits; on held-out replies "please refresh the page to see it" after finished work asked
+  // nothing (SPEC 0.5 §4.8, §4.23: how to use the finished work is no wait), so only a check asked back counts.
+  none([
+    `${DONE} Refresh the page to see the new header 🎉`,
+    "布局已修好。刷新页面查看效果。",
+    "布局已修好。请刷新页面查看。",
+    "He corregido el menú. Recarga la página para ver el cambio.",
+    "Das Menü ist repariert. Lade die Seite neu, um die Änderung zu sehen.",
+    "Le menu est corrigé. Rechargez la page pour voir le changement.",
   ]);
 });
 

@@ -34,6 +34,7 @@
  * Linear in the reply's length: one pass over the lines; every pattern runs on a bounded tail.
  */
 import { INVISIBLE_CLASS, withoutEscapes } from "./sanitize.ts";
+import { FORMS, type Forms, scriptsOf, whole, within } from "./question-forms.ts";
 
 /** The part of a long line the patterns read: its last characters. */
 const TAIL = 2000;
@@ -89,105 +90,158 @@ const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,9}[.)])\s+\S/u;
 /** A line of emoji and emphasis markers only (`🚀`, `**`, `✨ __ ✨`): it says nothing. */
 const DECORATION_LINE = new RegExp(`^(?=.*[${EMOJI}]|(?:\\*\\*|__)+$)[\\s*_~${EMOJI}]+$`, "u");
 
+// ---------------------------------------------------------------------------------------------
+// The forms, read from the table of languages (question-forms.ts).
+
+/** A column of the table. */
+type Column = Exclude<keyof Forms, "language" | "scripts">;
+
+/** The text the forms read last, its scripts and its lower case: one scan per text, however many forms read it. */
+let lastText = "";
+let lastScripts = 0;
+let lastLower = "";
+
+function readText(text: string): void {
+  if (text !== lastText) {
+    lastText = text;
+    lastScripts = scriptsOf(text);
+    lastLower = text.toLowerCase();
+  }
+}
+
+/** The rows (bits by index in FORMS) read for a set of scripts, per set. */
+const ROWS_BY_SCRIPTS = Array.from({ length: 32 }, (_, scripts) =>
+  FORMS.reduce((rows, row, index) => ((row.scripts & scripts) !== 0 ? rows | (1 << index) : rows), 0),
+);
+
+function rowsOf(scripts: number): number {
+  return ROWS_BY_SCRIPTS[scripts & 31] ?? 0;
+}
+
+/** Every row. */
+const ALL_ROWS = (1 << FORMS.length) - 1;
+/** Rows read only for a reply that holds one of their marks, and each row's marks (undefined: always read). */
+const MARKED_ROWS = FORMS.reduce((rows, row, index) => (row.marks === undefined ? rows : rows | (1 << index)), 0);
+/** Characters of the reply's end that its language is told by. */
+const MARKS_CHARS = 1500;
+/** The items of the reply being read, and the rows it needs (-1 until a form needs them): languagesOf() tells. */
+let readItemsOf: readonly Item[] = [];
+let readRows = ALL_ROWS;
+
+/** Starts the reading of a reply: which of the marked rows it needs is told when a form first asks. */
+function startReading(items: readonly Item[]): void {
+  readItemsOf = items;
+  readRows = -1;
+}
+
+/** The rows the reply being read needs, from the words of its end (at most MARKS_CHARS characters). */
+function languagesOf(): number {
+  if (readRows !== -1) return readRows;
+  let tail = "";
+  for (let index = readItemsOf.length - 1; index >= 0 && tail.length < MARKS_CHARS; index -= 1) {
+    const item = readItemsOf[index];
+    if (item?.kind === "line") tail = `${item.text}\n${tail}`;
+  }
+  const lower = tail.slice(-MARKS_CHARS).toLowerCase();
+  readRows = ALL_ROWS & ~MARKED_ROWS;
+  for (const [index, marks] of MARKS.entries()) if (marks?.test(lower)) readRows |= 1 << index;
+  return readRows;
+}
+
+/**
+ * A pattern's source in lower case, escapes (`\S`, `\p{L}`, `\u{E002}`) kept as they are: matched without the
+ * `i` flag on lower-cased text, it finds what the source finds in any case, and V8 can look ahead for its first
+ * characters (with `iu` and a lookbehind first it tries every alternative at every position).
+ */
+function lowerSource(source: string): string {
+  let out = "";
+  for (let index = 0; index < source.length; index += 1) {
+    const char = source[index] ?? "";
+    if (char !== "\\") {
+      out += char.toLowerCase();
+      continue;
+    }
+    const next = source[index + 1] ?? "";
+    if ((next === "p" || next === "P" || next === "u") && source[index + 2] === "{") {
+      const close = source.indexOf("}", index);
+      out += source.slice(index, close + 1);
+      index = close;
+    } else {
+      out += char + next;
+      index += 1;
+    }
+  }
+  return out;
+}
+
+/** Each row's marks, compiled once. */
+const MARKS = FORMS.map((row) => (row.marks === undefined ? undefined : new RegExp(lowerSource(row.marks), "u")));
+
+/**
+ * One form in every language: the union of a column over the rows whose scripts the text holds, compiled once
+ * per set of scripts (at most 32 sets), `shape` wrapping the union, in lower case. A text in no script of any
+ * row matches nothing.
+ */
+class Form {
+  readonly #column: Column;
+  readonly #shape: (union: string) => string;
+  readonly #compiled = new Map<number, RegExp | null>();
+  /** The rows that have a cell in the column. */
+  readonly #marked: number;
+
+  constructor(column: Column, shape: (union: string) => string = (union) => union) {
+    this.#column = column;
+    this.#shape = shape;
+    this.#marked = FORMS.reduce((rows, row, index) => (row[column] === undefined ? rows : rows | (1 << index)), 0);
+  }
+
+  #pattern(text: string): RegExp | null {
+    readText(text);
+    const inScripts = rowsOf(lastScripts);
+    // Marked rows cost the marks of the reply only when the form has a cell in one of them.
+    const rows = (inScripts & MARKED_ROWS & this.#marked) === 0 ? inScripts & ~MARKED_ROWS : inScripts & languagesOf();
+    let pattern = this.#compiled.get(rows);
+    if (pattern === undefined) {
+      const cells = FORMS.filter((_, index) => (rows & (1 << index)) !== 0)
+        .map((row) => row[this.#column])
+        .filter((cell): cell is string => cell !== undefined && cell !== "");
+      pattern = cells.length === 0 ? null : new RegExp(lowerSource(this.#shape(cells.map((cell) => `(?:${cell})`).join("|"))), "u");
+      this.#compiled.set(rows, pattern);
+    }
+    return pattern;
+  }
+
+  test(text: string): boolean {
+    const pattern = this.#pattern(text);
+    return pattern !== null && pattern.test(lastLower);
+  }
+
+  /** The text without the form's match at its start (a lead-in); the text itself when lower case changes its length. */
+  strip(text: string): string {
+    const pattern = this.#pattern(text);
+    if (pattern === null || lastLower.length !== text.length) return text;
+    const match = pattern.exec(lastLower);
+    return match === null || match.index !== 0 ? text : text.slice(match[0].length);
+  }
+}
+
+/** The parts as the whole of the text. */
+function wholeText(union: string): string {
+  return `^(?:${union})$`;
+}
+
 /** Rhetorical questions that ask nobody anything. */
-const RHETORICAL = /^(?:who (?:knew|would have (?:thought|guessed))|what could (?:possibly )?go wrong|how (?:cool|neat|great) is that|why not)\b/iu;
-
+const RHETORICAL = new Form("rhetorical");
 /** Sentence openers that make a request conditional (a sign-off, not a request). */
-const CONDITION = new RegExp(
-  [
-    /^(?:if|unless|should|in case|whenever)\b/u.source,
-    /^(?:如果|若|假如|如有|如需|如还|要是|万一)/u.source,
-    /^(?:もし|万が一)|(?:あれば|なければ|たら|なら|場合は|場合には|際は)/u.source,
-    /^(?:если|в случае)(?!\p{L})/u.source,
-    /^(?:si|en caso)(?!\p{L})/u.source,
-    /^(?:wenn|falls|sollte|sollten)(?!\p{L})/u.source,
-    /^(?:s['’]il(?! (?:vous|te) pla[iî]t)|au cas|en cas)(?!\p{L})/u.source,
-  ].join("|"),
-  "iu",
-);
-
-/** Explicit requests for what only the person can give, by language. */
-const REQUEST = new RegExp(
-  [
-    // English
-    /\b(?:please|kindly)\s+(?:add|attach|share|provide|send|paste|upload|confirm|approve|choose|pick|select|specify|clarify|decide|reply|grant)\b/u.source,
-    /\b(?:let me know|tell me)\s+(?:which|whether)\b/u.source,
-    /\b(?:could|can|would) you(?: please)?\s+(?:add|attach|share|provide|send|paste|upload|confirm|approve|choose|pick|specify|tell me)\b/u.source,
-    /\bI(?:'ll| will|'d| would)? need you to\s+(?:add|attach|share|provide|send|paste|upload|confirm|approve|choose|pick|specify|tell me|let me know)\b/u.source,
-    /\b(?:once|as soon as|after) you(?:'ve| have)?\s+(?:added|shared|provided|sent|pasted|uploaded|confirmed|approved|chosen|picked|add|share|provide|send|paste|upload|confirm|approve|choose|pick)\b.{0,200}?\b(?:I(?:'ll| will| can)|we(?:'ll| can))\b/u.source,
-    /\bplease\s+(?:run|execute|type|enter)\b.{0,200}?\b(?:to|so (?:that )?I can|and I(?:'ll| will)|then I(?:'ll| will)|before I)\s+(?:proceed|continue|resume|go on)\b/u.source,
-    // Chinese
-    /请(?:您|你)?(?:提供|添加|上传|分享|发送|粘贴|附上|选择|指定|批准|确认是否|确认一下是否|确认以上|确认上述)/u.source,
-    /请(?:您|你)?(?:告诉我|让我知道|说明)[^。！]{0,40}?(?:哪|是否|要不要|还是)/u.source,
-    /(?:需要|麻烦)(?:您|你)(?:提供|确认|添加|上传|分享|选择|告诉我)/u.source,
-    // Japanese
-    /(?:共有|提供|追加|送信|送付|アップロード|貼り付け|添付|指定|選択|承認|許可)(?:して|を)?(?:ください|下さい|いただけますか|お願いします)/u.source,
-    /(?:選んで|決めて)(?:ください|下さい)/u.source,
-    /か(?:どうか)?(?:を)?(?:教えて|お知らせ|ご連絡|ご指示)(?:ください|下さい|いただけ)/u.source,
-    // Russian
-    /пожалуйста,?\s+(?:добавьте|добавь|предоставьте|предоставь|поделитесь|поделись|пришлите|пришли|отправьте|отправь|вставьте|вставь|загрузите|загрузи|подтвердите|подтверди|укажите|укажи|выберите|выбери|уточните|уточни)(?!\p{L})/u.source,
-    /(?<!\p{L})(?:добавьте|предоставьте|поделитесь|пришлите|отправьте|подтвердите|укажите|выберите|уточните)(?!\p{L})[^.!]{0,80}?,?\s+пожалуйста/u.source,
-    /(?<!\p{L})(?:сообщите|скажите|дайте знать|напишите|подскажите)(?!\p{L})[^.!]{0,40}?(?<!\p{L})(?:какой|какая|какое|какие|какую|каким|который|которую|которые|что из)(?!\p{L})/u.source,
-    // Spanish
-    /por favor,?\s+(?:añade|añada|agrega|agregue|comparte|comparta|proporciona|proporcione|envía|envíe|pega|pegue|sube|suba|confirma|confirme|indica|indique|elige|elija|selecciona|seleccione|especifica|especifique|aclara|aclare)(?!\p{L})/u.source,
-    /(?<!\p{L})(?:añade|agrega|comparte|proporciona|envía|pega|sube|confirma|indica|elige|especifica|añada|agregue|comparta|proporcione|envíe|pegue|suba|confirme|indique|elija|especifique)(?!\p{L})[^.!]{0,80}?,?\s+por favor/u.source,
-    /(?<!\p{L})(?:dime|dígame|indícame|indíqueme|avísame|avíseme|hazme saber|hágame saber)(?!\p{L})[^.!]{0,40}?(?<!\p{L})(?:cuál|cuáles|qué opción|qué enfoque)(?!\p{L})/u.source,
-    /(?<!\p{L})necesito que (?:añadas|agregues|compartas|proporciones|envíes|pegues|subas|confirmes|elijas|me digas|me indiques)(?!\p{L})/u.source,
-    // German
-    /(?<!\p{L})bitte\s+(?:füge|füg|fügen Sie|teile|teilen Sie|gib|geben Sie|sende|senden Sie|schicke|schick|schicken Sie|lade|laden Sie|bestätige|bestätigen Sie|wähle|wählen Sie|nenne|nennen Sie|kopiere|kopieren Sie)(?!\p{L})/u.source,
-    /(?<!\p{L})(?:füge|füg|fügen Sie|teile|teilen Sie|gib|geben Sie|sende|senden Sie|schicke|schick|schicken Sie|lade|laden Sie|bestätige|bestätigen Sie|wähle|wählen Sie|nenne|nennen Sie)\s+(?:mir\s+)?bitte(?!\p{L})/u.source,
-    /(?<!\p{L})(?:sag mir|sagen Sie mir|lass mich wissen|lassen Sie mich wissen|teile mir mit|teilen Sie mir mit|gib mir Bescheid|geben Sie mir Bescheid)(?!\p{L})[^.!]{0,40}?(?<!\p{L})(?:welche[nrsm]?)(?!\p{L})/u.source,
-    // French
-    /(?<!\p{L})(?:merci de|veuillez|pourriez-vous|pouvez-vous)\s+(?:m['’])?(?:ajouter|partager|fournir|envoyer|coller|téléverser|confirmer|indiquer|préciser|choisir|sélectionner|dire)(?!\p{L})/u.source,
-    /(?<!\p{L})(?:ajoute|ajoutez|partage|partagez|fournis|fournissez|envoie|envoyez|colle|collez|confirme|confirmez|indique|indiquez|précise|précisez|choisis|choisissez)(?!\p{L})[^.!]{0,80}?,?\s*s['’]il (?:vous|te) pla[iî]t/u.source,
-    /s['’]il (?:vous|te) pla[iî]t,?\s+(?:ajoute|ajoutez|partage|partagez|fournis|fournissez|envoie|envoyez|colle|collez|confirme|confirmez|indique|indiquez|précise|précisez|choisis|choisissez)(?!\p{L})/u.source,
-    /(?<!\p{L})(?:dites-moi|dis-moi|indiquez-moi|indique-moi|faites-moi savoir|fais-moi savoir)(?!\p{L})[^.!]{0,40}?(?<!\p{L})(?:quel|quelle|quels|quelles|lequel|laquelle|lesquels|lesquelles)(?!\p{L})/u.source,
-  ].join("|"),
-  "iu",
-);
-
-/** Openers of a line that depends on the answer to the question right above it, by language. */
-const DEPENDS = new RegExp(
-  [
-    /^(?:if (?:yes|so|not|no)\b|if you(?:'d| would)? (?:agree|approve|confirm|prefer|want me to|like me to|say yes)\b|if (?:that|this) (?:works|sounds good|looks good|looks right|is (?:ok|okay|fine|correct|right))\b|if that'?s (?:ok|okay|fine|correct|right)\b)/u.source,
-    /^(?:once you(?:'ve| have)? (?:confirm|approve|decide|choose|pick|reply|answer|agree|say|tell me|let me know|confirmed|approved|decided|chosen|picked|replied|answered|agreed)\b|once (?:confirmed|approved)\b|after (?:you confirm|your (?:confirmation|approval|answer|reply))\b|upon (?:confirmation|approval)\b|when you (?:confirm|approve|decide|reply)\b|otherwise\b|either way\b)/u.source,
-    /^(?:如果(?:是|可以|同意|需要|没问题|确认|您同意|你同意|您确认|你确认|要的话|不需要|不)|确认后|您确认后|你确认后|同意后|否则|若同意)/u.source,
-    /^(?:よろしければ|問題なければ|ご承認いただければ|承認いただければ|ご確認いただければ|確認(?:が取れ|でき)次第|OKでしたら|OKであれば|はいの場合|いいえの場合|了承いただければ|そうでなければ|もし(?:よろしければ|問題なければ|そうなら))/u.source,
-    /^(?:если да|если нет|если вы согласны|если ты согласен|если согласны|если подтвердите|если подтвердишь|если это подходит|после (?:вашего |твоего )?подтверждения|как только (?:вы )?подтвердите|иначе|в противном случае)(?!\p{L})/u.source,
-    /^(?:si es así|si sí|si no|si estás de acuerdo|si está de acuerdo|si me confirmas|si confirmas|si lo apruebas|una vez que (?:confirmes|me confirmes|lo apruebes)|cuando confirmes|en caso afirmativo|de lo contrario|si te parece bien|si le parece bien)(?!\p{L})/u.source,
-    /^(?:wenn ja|falls ja|wenn nicht|falls nicht|wenn du zustimmst|wenn Sie zustimmen|falls du zustimmst|falls Sie zustimmen|sobald du (?:bestätigst|zustimmst)|sobald Sie (?:bestätigen|zustimmen)|nach deiner Bestätigung|nach Ihrer Bestätigung|andernfalls|ansonsten|wenn das passt|falls das passt)(?!\p{L})/u.source,
-    /^(?:si oui|si non|sinon|si c['’]est le cas|si vous êtes d['’]accord|si tu es d['’]accord|si cela vous convient|si ça te va|une fois que vous aurez confirmé|une fois (?:confirmé|validé)|dès que vous confirmez|dès votre confirmation|après votre confirmation|après ta confirmation)(?!\p{L})/u.source,
-  ].join("|"),
-  "iu",
-);
-
-/** A line ending in `:` that asks the person to choose among the options below it, by language. */
-const ASKS_TO_CHOOSE = new RegExp(
-  [
-    /\b(?:would you like(?: me)? to|do you want(?: me)? to|shall I|should I|which (?:one|option|approach|would you|do you)|(?:please )?(?:choose|pick|select)(?: one)?|would you prefer)\b/u.source,
-    /(?:您希望|你希望|您想|你想|需要我|请选择|选择哪|您倾向|你倾向)/u.source,
-    /(?:どちら|どれ|いかがしますか|しますか|ご希望|選んで)/u.source,
-    /(?<!\p{L})(?:хотите|хочешь|выберите|выбери|какой вариант|предпочитаете)(?!\p{L})/u.source,
-    /(?<!\p{L})(?:quieres que|prefieres|desea que|deseas|elige|elija|qué opción|cuál prefieres)(?!\p{L})/u.source,
-    /(?<!\p{L})(?:möchtest du|möchten Sie|soll ich|sollen wir|wähle|wählen Sie|welche Option)(?!\p{L})/u.source,
-    /(?<!\p{L})(?:voulez-vous|veux-tu|souhaitez-vous|préférez-vous|dois-je|choisissez|quelle option)(?!\p{L})/u.source,
-  ].join("|"),
-  "iu",
-);
-
-/** A question that speaks to the person (you, I, we …), by language. */
-const ADDRESSES = new RegExp(
-  [
-    /\b(?:you|your|I|me|we|us)\b/u.source,
-    /[你您我]/u.source,
-    /(?:ますか|ましょうか|でしょうか|ませんか)/u.source,
-    /(?<!\p{L})(?:вы|вам|вас|ты|тебе|я|мне|мы)(?!\p{L})/u.source,
-    /(?<!\p{L})(?:usted|tú|te|quieres|prefieres|deseas|puedo|debo)(?!\p{L})/u.source,
-    /(?<!\p{L})(?:Sie|du|ich|wir|soll)(?!\p{L})/u.source,
-    /(?<!\p{L})(?:vous|tu|je|nous)(?!\p{L})/u.source,
-  ].join("|"),
-  "iu",
-);
+const CONDITION = new Form("condition");
+/** Explicit requests for what only the person can give. */
+const REQUEST = new Form("request");
+/** Openers of a line that depends on the answer to the question right above it. */
+const DEPENDS = new Form("depends");
+/** A line ending in `:` that asks the person to choose among the options below it. */
+const ASKS_TO_CHOOSE = new Form("choose");
+/** A question that speaks to the person (you, I, we …). */
+const ADDRESSES = new Form("addresses");
 
 /** A prose line (`para`: a blank line or a code block stands before it, so it opens a paragraph), or a code block. */
 type Item = { readonly kind: "line"; readonly text: string; readonly para: boolean } | { readonly kind: "code" };
@@ -369,16 +423,22 @@ export function askedQuestion(text: string): string | undefined {
   if (typeof text !== "string") return undefined;
   const items = readItems(text);
   if (items === undefined) return undefined;
+  startReading(items);
+  const last = lastSaying(items);
+  const line = lineAt(items, last);
+  if (line === undefined) return undefined;
+  return lastLineAsks(items, last, line) ?? closingAsks(items, last);
+}
+
+/** The index of the last item that says something, trailing decoration set aside; -1 when more than MAX_TAGS tag lines trail. */
+function lastSaying(items: readonly Item[]): number {
   let last = items.length - 1;
   let tags = 0;
   for (; ; last -= 1) {
     const item = items[last];
-    if (item === undefined || !isTrailer(item)) break;
-    if (item.kind === "line" && (tags += 1) > MAX_TAGS) return undefined;
+    if (item === undefined || !isTrailer(item)) return last;
+    if (item.kind === "line" && (tags += 1) > MAX_TAGS) return -1;
   }
-  const line = lineAt(items, last);
-  if (line === undefined) return undefined;
-  return lastLineAsks(items, last, line) ?? closingAsks(items, last);
 }
 
 /** The 0.3 patterns on the last line: `question`, `depends`, `request`, `options`. */
@@ -418,326 +478,70 @@ const LABEL = /^\s*(?:[-*+•]\s+)?(?:\*\*|__)([^*_]{1,60}?)(?:[:：](?:\*\*|__)
 /** A short line of one phrase that ends in a colon (`Next steps:`): a heading over what follows. */
 const COLON_HEADING = /^\s*([^:：.!?;。！？；]{1,60}?)\s*[:：]\s*$/u;
 
-/** Not inside a word, in any script: what a lexicon word has before and after it. */
-const WORD_START = "(?<![\\p{L}\\p{N}])";
-const WORD_END = "(?![\\p{L}\\p{N}])";
-
-/** The words of a lexicon, each whole. */
-function whole(lexicon: RegExp): string {
-  return `${WORD_START}(?:${lexicon.source})${WORD_END}`;
-}
-
-/** At most `most` more characters of the same sentence. */
-function within(most: number): string {
-  return `[^.!?。！？]{0,${most}}?`;
-}
-
-/** One pattern, any case, from its parts (each the source of a pattern). */
-function anyOf(...parts: readonly string[]): RegExp {
-  return new RegExp(parts.join("|"), "iu");
-}
-
-/** The parts as the whole of the text. */
-function wholeText(...parts: readonly string[]): RegExp {
-  return new RegExp(`^(?:${parts.join("|")})$`, "iu");
-}
-
-/**
- * Headings that hand the turn to the person (`Ready to test`, `Your turn`): under one, an imperative with an
- * action verb asks the person to act. Emoji, emphasis and punctuation are gone from the heading text.
- */
-const TURN_HEADING = wholeText(
-  /ready for next step|ready for next steps|ready for testing|ready for review|ready for your review|ready for you|ready to test|please test|testing required|testing needed|test required|test needed|your turn|your action|your move|your part|over to you|action required|actions required|action needed|actions needed|what you need to do|required steps|required actions|manual steps|manual step|next steps for you|next step for you|to proceed|to continue|before I continue|before I proceed|before I go on/.source,
-  /请测试|请您测试|请你测试|测试步骤|需要您操作|需要你操作|需要您做的|需要你做的|待您操作|待您确认|待你确认/.source,
-  /テスト手順|動作確認|動作確認のお願い|ご確認のお願い|ご確認いただきたいこと|お願いしたいこと|お願い事項|必要な操作/.source,
-  /что нужно сделать|что вам нужно сделать|что требуется сделать|требуется ваше действие|требуется ваше участие|для проверки|ваша очередь/.source,
-  /listo para probar|para probar|acción requerida|tu turno|qué necesitas hacer/.source,
-  /bereit zum testen|zum testen|bitte testen|deine aufgabe|ihre aufgabe|aktion erforderlich|was du tun musst|was sie tun müssen/.source,
-  /prêt à tester|pour tester|à vous de jouer|à toi de jouer|action requise|ce que vous devez faire|ce que tu dois faire/.source,
-);
+/** Headings that hand the turn to the person (`Ready to test`, `Your turn`); emoji, emphasis and punctuation are gone from the heading text. */
+const TURN_HEADING = new Form("turnHeading", wholeText);
 /** Headings that name the next steps, which may be the agent's own: only steps the person alone takes count. */
-const NEXT_HEADING = wholeText(
-  /next|next step|next steps|下一步|下一步操作|后续步骤|接下来|次のステップ|次の手順|следующий шаг|следующие шаги|próximos pasos|siguientes pasos|siguiente paso|próximo paso|nächste schritte|nächster schritt|prochaines étapes|prochaine étape|étapes suivantes/.source,
-);
-
+const NEXT_HEADING = new Form("nextHeading", wholeText);
 /**
  * Words that may open an imperative before its verb (`Now,`, `Then`, `Please`), after a short label (`Note:`)
  * or a clause of time (`Once the build finishes,`).
  */
-const LEAD_IN = new RegExp(
-  `^(?:[\\p{L}\\p{N} ]{1,24}[:：]\\s+)?(?:${whole(/when|once|after/)}${within(40)},\\s*)?(?:${whole(
-    /now|then|next|first|finally|also|so|and|just|ok|okay|alright|great|please|kindly|go ahead and|be sure to|make sure to|remember to|теперь|затем|сначала|потом|пожалуйста|ahora|luego|después|primero|por favor|jetzt|nun|dann|zuerst|bitte|maintenant|ensuite|puis|d'abord|d’abord|alors/,
-  )}[,，、:]?\\s*|(?:${/现在|然后|接下来|首先|请|麻烦/.source})[,，、:]?\\s*){0,4}`,
-  "iu",
+const LEAD_IN = new Form(
+  "leadIn",
+  (union) => `^(?:[\\p{L}\\p{N} ]{1,24}[:：]\\s+)?(?:${whole(/when|once|after/)}${within(40)},\\s*)?(?:(?:${union})[,，、:]?\\s*){0,4}`,
 );
-
-/** English verbs of what a person may be asked to do. */
-const ENGLISH_VERBS =
-  /run|rerun|re-run|execute|test|try|retry|reproduce|ping|check|verify|restart|reload|refresh|relaunch|re-launch|launch|start|stop|open|close|quit|exit|log in|login|log into|log out|sign in|select|choose|pick|confirm|approve|review|share|send|paste|post|provide|upload|attach|add|grant|enter|type|click|press|visit|navigate|install|set|copy|reply|answer|decide|specify|clarify|tell|give|use|pull|push|merge|deploy|rebuild|build|update|clear|delete|remove|kill|create|save|restore|authorize|authorise|authenticate|connect|accept|allow|enable|disable/;
-
-/**
- * An imperative at the start of a sentence, by language. In English the verb needs an object or a particle
- * after it (`Run the tests`, `Run \`npm test\``, `launch it`), so a noun that opens a statement (`Test passes`,
- * `Build output looks clean`) is no imperative; the other languages' forms are imperative in themselves.
- */
-const IMPERATIVE = anyOf(
-  `^(?:${
-    ENGLISH_VERBS.source
-  })(?:\\s+${whole(
-    /the|a|an|this|that|these|those|it|them|your|my|our|me|us|all|both|each|any|some|again|now|out|up|in|on|off|over|back|down|with|to|and|then|from|into|through|for|here|there|first|once|one|everything|something|anything|whether|which|what|how|if|when|please/,
-  )}|\\s*[${FILL}"“'‘«]|\\s*[.!]*$)`,
-  `^(?:请|麻烦)?(?:您|你)?(?:先|再|帮我)?(?:${/运行|执行|测试|尝试|检查|验证|重启|重新启动|重新加载|刷新|启动|打开|关闭|登录|选择|确认|批准|审核|审阅|查看|分享|发送|粘贴|提供|上传|告诉我/.source})`,
-  `^${whole(
-    /запустите|запусти|выполните|выполни|протестируйте|протестируй|попробуйте|попробуй|проверьте|проверь|перезапустите|перезапусти|перезагрузите|перезагрузи|обновите|обнови|откройте|открой|закройте|закрой|войдите|войди|выберите|выбери|подтвердите|подтверди|одобрите|одобри|просмотрите|просмотри|поделитесь|поделись|отправьте|отправь|пришлите|пришли|вставьте|вставь|предоставьте|предоставь|сообщите|сообщи|скажите|скажи|напишите|напиши|скиньте|скинь|приложите|приложи|загрузите|загрузи|укажите|укажи|добавьте|добавь|дайте знать/,
-  )}`,
-  `^${whole(
-    /ejecuta|ejecute|prueba|pruebe|testea|revisa|revise|comprueba|compruebe|verifica|verifique|reinicia|reinicie|recarga|recargue|actualiza|actualice|refresca|refresque|abre|abra|cierra|cierre|inicia sesión|inicie sesión|selecciona|seleccione|elige|elija|confirma|confirme|aprueba|apruebe|comparte|comparta|envía|envíe|envia|manda|mande|pega|pegue|proporciona|proporcione|pásame|páseme|dime|dígame|indícame|indíqueme|avísame|avíseme|sube|suba|adjunta|adjunte/,
-  )}`,
-  `^${whole(
-    /führe|führen sie|teste|testen sie|probiere|probier|probieren sie|prüfe|prüfen sie|überprüfe|überprüfen sie|starte|starten sie|lade|laden sie|aktualisiere|aktualisieren sie|öffne|öffnen sie|schließe|schließ|schließen sie|melde dich|melden sie sich|wähle|wählen sie|bestätige|bestätigen sie|genehmige|genehmigen sie|teile|teilen sie|sende|senden sie|schicke|schick|schicken sie|füge|füg|fügen sie|gib|geben sie|kopiere|kopieren sie|sag|sage|sagen sie/,
-  )}`,
-  `^${whole(
-    /exécutez|exécute|lancez|lance|relancez|relance|testez|teste|essayez|essaie|essaye|vérifiez|vérifie|redémarrez|redémarre|rechargez|recharge|actualisez|actualise|rafraîchissez|rafraîchis|ouvrez|ouvre|fermez|ferme|connectez-vous|connecte-toi|sélectionnez|sélectionne|choisissez|choisis|confirmez|confirme|approuvez|approuve|validez|relisez|relis|examinez|partagez|partage|envoyez|envoie|collez|colle|fournissez|fournis|transmettez|transmets|dites-moi|dis-moi|indiquez-moi|indique-moi/,
-  )}`,
-);
-
+/** An imperative at the start of a sentence (in English the verb needs an object or a particle after it). */
+const IMPERATIVE = new Form("imperative");
 /** Under a heading that hands the turn to the person: an imperative verb, whatever follows it. */
-const IMPERATIVE_VERB = anyOf(`^(?:${ENGLISH_VERBS.source})${WORD_END}`);
-
-/** A request addressed to the person anywhere in the sentence: please, can you, you need to, by language. */
-const POLITE = anyOf(
-  whole(
-    /please|kindly|can you|could you|would you|will you|you need to|you'll need to|you will need to|you would need to|you'd need to|you have to|you'll have to|you will have to|you must|I need you to|I'll need you to|I will need you to|I'd need you to|I would need you to/,
-  ),
-  /请|麻烦您|麻烦你|需要您|需要你|得您|得你|您需要|你需要|您得|你得|您必须|你必须|能否|能不能|劳驾/.source,
-  /ください|下さい|お願いします|お願いいたします|いただけますか|いただけますでしょうか|もらえますか|必要があります/.source,
-  whole(/пожалуйста|можете|не можете|могли бы|не могли бы|сможете|вам нужно|вам надо|вам необходимо|вам следует|вам придётся|тебе нужно|тебе надо|нужно, чтобы вы/),
-  whole(/por favor|puedes|podrías|podría|necesito que|tienes que|tendrás que|debes|necesitas|hace falta que/),
-  whole(/bitte|kannst du|können sie|könntest du|könnten sie|du musst|sie müssen|ich brauche/),
-  whole(
-    /merci de|veuillez|s'il vous plaît|s'il vous plait|s’il vous plaît|s’il vous plait|s'il te plaît|s'il te plait|s’il te plaît|s’il te plait|pouvez-vous|pourriez-vous|peux-tu|pourrais-tu|il faut que vous|il faut que tu|vous devez|tu dois|vous devrez|j'ai besoin que vous|j’ai besoin que vous|j'ai besoin que tu|j’ai besoin que tu/,
-  ),
-);
-
-/**
- * Something the person is asked to give back: output, a log, a screenshot, files into the chat, a choice,
- * a confirmation, an answer. Read in a sentence addressed to the person.
- */
-const GIVE_BACK = anyOf(
-  `${whole(/share|send|paste|post|provide|upload|attach|forward|drop|copy/)}${within(80)}${whole(/with me|to me|me|here|back|below|into the chat|in the chat|in this chat|into this chat|to the chat|to this chat|in the conversation|in our conversation|in this conversation/)}`,
-  `${whole(/share|send|paste|post|provide|upload|attach|give me|show me|copy/)}\\s+(?:me\\s+)?(?:${whole(/the|your|a|any|all|its|their|what/)}\\s+)?(?:[\\w-]+\\s+){0,3}?${whole(
-    /output|log|logs|error|errors|result|results|response|screenshot|screenshots|stack trace|stacktrace|traceback|content|contents|details|info|information|credentials|token|answer|feedback|decision|preference|preferences|choice|version|console|says|printed|shows/,
-  )}`,
-  `${whole(/add|attach|upload/)}${within(60)}${whole(/to the chat|to this chat|to our chat|to the conversation|to this conversation/)}`,
-  `${whole(/tell me|let me know|report back|reply with|answer with|ping me|notify me|message me/)},?\\s*${whole(/which|whether|what|how|when|once|as soon as|where|who|the|if/)}`,
-  whole(/confirm|approve|decide|specify|clarify|report back/),
-  `${whole(/choose|select|pick/)}\\s*${whole(
-    /one|which|between|whether|an option|the option|your option|an approach|the approach|your approach|a variant|the variant|an alternative|the alternative|a plan|the plan|a name|the name|a version|the version|your preferred option|your preferred approach|from the options|from these options|from the choices|from these choices/,
-  )}`,
-  `(?:${/粘贴|贴|分享|发送|发|提供|上传|附上|反馈/.source})(?:给我|到这里|过来|一下)?${within(30)}(?:${/输出|日志|错误|报错|结果|截图|内容|信息/.source})`,
-  `(?:把|将)${within(20)}(?:${/输出|日志|错误|报错|结果|截图|内容|信息/.source})${within(10)}(?:${/粘贴|贴|发|分享|提供|告诉|反馈/.source})`,
-  /发给我|贴给我|发送给我|粘贴给我|分享给我/.source,
-  `(?:告诉我|让我知道)${within(20)}(?:${/哪|是否|什么|结果|输出|如何|怎么样|效果|选择|决定|意见/.source})`,
-  `(?:${/确认|批准|选择|决定/.source})${within(20)}(?:是否|哪|用哪)`,
-  `(?:${/共有|送信|送っ|貼り付け|貼っ|提供|教え|お知らせ|知らせ|添付|アップロード|返信|回答|選ん|選択|承認|指示|決め/.source})(?:て|し|して)?(?:${/ください|下さい|いただけ|もらえ|お願い/.source})`,
-  /ご承認ください|ご指示ください|ご判断ください|ご回答ください|ご返信ください|ご承認をお願い|ご指示をお願い|ご判断をお願い|ご回答をお願い|ご返信をお願い/.source,
-  `${whole(
-    /поделитесь|поделись|поделиться|отправьте|отправь|отправить|пришлите|пришли|прислать|вставьте|вставь|вставить|предоставьте|предоставь|предоставить|скиньте|скинь|скинуть|приложите|приложи|приложить|загрузите|загрузи|загрузить/,
-  )}${within(80)}${WORD_START}(?:${/вывод|лог|ошибк|результат|скриншот|содержим|трассировк|сюда|мне|в чат/.source})`,
-  `${whole(/сообщите|сообщи|скажите|скажи|напишите|напиши|дайте знать|дай знать/)}${within(40)}${whole(/ли|какой|какая|какие|какое|какую|что|как|когда|результат/)}`,
-  whole(/подтвердите|подтверди|одобрите|одобри|выберите|выбери|укажите|укажи|уточните|уточни|решите|реши/),
-  `${whole(
-    /comparte|comparta|compartir|envía|envíe|envia|enviar|manda|mande|mandar|pega|pegue|pegar|proporciona|proporcione|proporcionar|pásame|páseme|pasarme|sube|suba|subir|adjunta|adjunte|adjuntar/,
-  )}${within(80)}${whole(/salida|resultado|resultados|log|logs|registro|registros|error|errores|captura|capturas|contenido|aquí|conmigo|me|traza/)}`,
-  `${whole(/dime|dígame|indícame|indíqueme|avísame|avíseme|hazme saber|hágame saber|cuéntame|cuénteme/)}${within(40)}${whole(/cuál|cuáles|qué|si|cómo|cuándo|el resultado/)}`,
-  whole(/confirma|confirme|aprueba|apruebe|elige|elija|decide|decida/),
-  `${whole(
-    /teile|teilen sie|teilen|sende|senden sie|senden|schicke|schick|schicken sie|schicken|füge|füg|fügen sie|einfügen|gib|geben sie|geben|poste|posten|kopiere|kopieren sie|kopieren/,
-  )}${within(80)}${whole(/ausgabe|log|logs|protokoll|fehler|fehlermeldung|fehlermeldungen|ergebnis|ergebnisse|screenshot|screenshots|inhalt|hier|mir|zurück|in den chat|stacktrace/)}`,
-  `${whole(/ausgabe|log|logs|protokoll|fehler|fehlermeldung|fehlermeldungen|ergebnis|ergebnisse|screenshot|screenshots|inhalt|hier|mir|stacktrace/)}${within(60)}${whole(/einfügen|schicken|senden|teilen|geben|posten|kopieren|zeigen/)}`,
-  `${whole(/sag mir|sage mir|sagen sie mir|teile mir mit|teilen sie mir mit|gib mir bescheid|geben sie mir bescheid|lass mich wissen|lassen sie mich wissen/)}${within(40)}${whole(/ob|welche|welcher|welches|welchen|welchem|was|wie|wann|sobald/)}`,
-  whole(/bestätige|bestätigen sie|genehmige|genehmigen sie|entscheide|entscheiden sie/),
-  `${whole(
-    /partagez|partage|partager|envoyez|envoie|envoyer|collez|colle|coller|fournissez|fournis|fournir|transmettez|transmets|transmettre|copiez|copie|copier|envoyez-moi|envoie-moi|transmettez-moi|partagez-moi|collez-moi/,
-  )}${within(80)}${whole(/sortie|résultat|résultats|journal|journaux|log|logs|erreur|erreurs|capture|captures|contenu|ici|moi|dans le chat|trace/)}`,
-  `${whole(/dites-moi|dis-moi|indiquez-moi|indique-moi|faites-moi savoir|fais-moi savoir|tenez-moi au courant/)}${within(40)}${whole(/quel|quelle|quels|quelles|si|ce que|comment|quand|lequel|laquelle|dès que/)}`,
-  whole(/confirmez|confirme|approuvez|approuve|validez|décidez|décide|choisissez|choisis/),
-);
-
+const IMPERATIVE_VERB = new Form("turnVerb");
+/** A request addressed to the person anywhere in the sentence: please, can you, you need to. */
+const POLITE = new Form("polite");
+/** Something the person is asked to give back: output, a log, a choice, a confirmation, an answer. */
+const GIVE_BACK = new Form("giveBack");
 /** Run or test it, then tell me (`Refresh and let me know.`): the outcome is what is asked for. */
-const REPORT_BACK = anyOf(
-  `^${whole(/run|rerun|re-run|execute|test|reproduce|retry|restart|reload|refresh|launch|relaunch|install|verify/)}${within(120)}${whole(/and|then/)},?\\s+${whole(/let me know|tell me/)}[\\s.!]*$`,
-);
-
+const REPORT_BACK = new Form("reportBack");
 /** The person has to do it because the agent cannot (`You'll need to run it yourself`, `on your machine`). */
-const YOURSELF = anyOf(
-  whole(/yourself|on your side|on your end|on your machine|from your machine|from your terminal|in your terminal|selbst|bei dir|bei ihnen|vous-même|toi-même|de votre côté|tú mismo|usted mismo|en tu máquina|сами|сам|самостоятельно/),
-  /自己|您那边|你那边|在您的|在你的|ご自身/.source,
-);
-
-/**
- * Reload what runs and look at the change (`Refresh the page to see it`, `Restart the app and check the
- * header`): the person is asked to look now, and the agent waits for what they see.
- */
-const LOOK_AT_CHANGE = anyOf(
-  `^${whole(/refresh|hard-refresh|reload|restart|relaunch|reopen/)}\\s+(?:${whole(/the|your|this|that/)}\\s+)?(?:[\\w-]+\\s+)?${whole(
-    /page|pages|app|application|browser|tab|window|site|preview|server|extension|editor|simulator|emulator|ui|it|pi|vs code|vscode/,
-  )}${within(40)}${whole(/to see|and see|to check|and check|to verify|and verify|to confirm|and confirm/)}`,
-  `^(?:${/刷新|重新加载|重启|重新启动/.source})${within(20)}(?:${/查看|看看|看一下|确认|检查/.source})`,
-  `^${whole(/recarga|recargue|refresca|refresque|actualiza|actualice|reinicia|reinicie/)}${within(60)}${whole(/para ver|y verás|para comprobar|y comprueba|y compruebe/)}`,
-  `^${whole(/lade|laden sie|starte|starten sie|aktualisiere|aktualisieren sie/)}${within(60)}${whole(/um|und/)}${within(40)}${whole(/sehen|prüfen|überprüfen/)}`,
-  `^${whole(/rechargez|recharge|actualisez|actualise|rafraîchissez|rafraîchis|redémarrez|redémarre/)}${within(60)}${whole(/pour voir|et voyez|pour vérifier|et vérifiez|et vérifie/)}`,
-);
-
+const YOURSELF = new Form("yourself");
+/** Reload what runs and check the change (`Restart the app and check the header`). */
+const LOOK_AT_CHANGE = new Form("lookAtChange");
 /** The agent's next step hangs on the person's act: `so I can`, `to proceed`, `before I`, `then I'll`. */
-const CONTINUES = anyOf(
-  `${whole(/I can't|I cannot|I can not|I'm unable to|I am unable to|I won't be able to/)}${within(40)}${whole(/until|without|unless/)}`,
-  whole(
-    /so I can|so I could|so I may|so we can|so we could|so that I can|so that I could|so that we can|to proceed|to continue|to resume|to go on|to move on|to unblock|to let me continue|to let me proceed|to let me finish|to let me go on|before I|before we|until I|until we|and I'll|and I will|and I can|and I could|and we'll|and we can|then I'll|then I will|then I can|then I could|then we'll|then we can|after that I'll|after that I can|afterwards I'll|once done, I'll|once done, I can|once that's done, I'll|once that's done, I can|once it's done, I'll|once you're done, I'll|once you're done, I can|I'll wait|I will wait|I'll hold off|I'll pause|I'll be waiting|I'll stand by|I'm waiting|I am waiting|I'm blocked|I am blocked|I can't continue|I cannot continue|I can't proceed|I cannot proceed|I can't go on|I cannot go on|I can't finish|I cannot finish/,
-  ),
-  /以便我|好让我|这样我就可以|这样我可以|这样我能|这样我才能|然后我|之后我|我再继续|我才能继续|我就可以继续|我就能继续|我再部署|我才能部署|我再修复|我再处理|我会继续|我将继续|再继续|才能继续/.source,
-  `(?:${/そうすれば|そうしたら|その後|それから|完了したら|終わったら|いただければ|次第/.source})${within(20)}(?:${/続行|続け|進め|再開|対応|修正|デプロイ/.source})`,
-  /続行できます|続行します|再開します|作業を続けます|先に進めます|次に進めます|続行することができます|先に進められます/.source,
-  whole(
-    /чтобы я мог|чтобы я могла|чтобы я смог|чтобы я смогла|и я продолжу|и я смогу|и я исправлю|и я займусь|после этого я|тогда я смогу|тогда я продолжу|затем я|прежде чем я|перед тем как я|чтобы продолжить|для продолжения/,
-  ),
-  whole(
-    /para que pueda|para que yo pueda|así podré|así puedo|así podremos|y continuaré|y seguiré|y podré|y luego continuaré|y luego seguiré|y luego podré|y después continuaré|antes de continuar|antes de seguir|antes de que continúe|antes de que siga|para continuar|para seguir|para proceder|luego continuaré|luego seguiré|luego podré/,
-  ),
-  whole(/damit ich|dann kann ich|danach kann ich|danach mache ich|danach fahre ich|bevor ich|und ich mache weiter|und ich fahre fort|und ich kann|um fortzufahren|um weiterzumachen|dann mache ich weiter/),
-  whole(
-    /pour que je puisse|afin que je puisse|et je pourrai|et je continuerai|et je poursuivrai|et je corrigerai|ensuite je|puis je|avant que je|pour continuer|pour poursuivre|je pourrai ensuite|je continuerai/,
-  ),
-);
-
+const CONTINUES = new Form("continues");
 /** The reply says it waits for the person's approval, decision or input; no address needed. */
-const AWAITS = anyOf(
-  `${whole(/await|awaits|awaiting|wait for|waits for|waiting for|wait on|waiting on|pending|need|needs|needed|I'll need|I will need|depends on|depend on|depending on|hinges on/)}\\s+${whole(/your|you to/)}${within(30)}${whole(
-    /approval|go-ahead|go ahead|green light|confirmation|confirm|decision|decide|input|feedback|answer|answers|reply|response|review|sign-off|signoff|ok|okay|permission|choice|choose|instructions|instruction|direction|call|consent|authorization|authorisation|verdict|thoughts|preference|preferences|approve|say-so/,
-  )}`,
-  whole(
-    /once you confirm|once you approve|once you decide|once you choose|once you pick|once you reply|once you answer|once you agree|once you sign off|once you've confirmed|once you've approved|once you've decided|once you've chosen|once you've picked|once you've replied|once you've answered|once you've agreed|once you have confirmed|once you have approved|once you have decided|once you give the go-ahead|once you give me the go-ahead|once you say so|once you say go|once you say yes/,
-  ),
-  whole(
-    /after your approval|after your go-ahead|after your confirmation|after your ok|after your decision|after your answer|upon your approval|upon your confirmation|with your approval|with your go-ahead|with your permission|with your ok|pending your approval|pending your review|pending your confirmation|pending your decision/,
-  ),
-  whole(/let me know once|let me know as soon as|let me know when you've|let me know when you have|let me know when it|let me know when the/),
-  `${whole(/I've paused|I have paused|I'm pausing|I am pausing|I'll pause|paused here|stopping here|I'll wait|I will wait|I'm waiting|I am waiting|I'll hold off|I'm holding off|I'll stand by|standing by|on hold|blocked/)}${within(60)}${whole(/until you|till you|for you to/)}`,
-  `${whole(/when you|whenever you|as soon as you|after you/)}(?:'ve| have)?\\s+${whole(/approve|approved|confirm|confirmed|sign off|signed off|give the go-ahead|give me the go-ahead|given the go-ahead|say so|say go|say yes|agree|agreed/)}`,
-  `${whole(/let me know|tell me/)}\\s+${whole(/your decision|your choice|your preference|your preferences|your answer|your pick|your call|your vote|your go-ahead/)}`,
-  `${whole(/until you|till you|until you've|until you have/)}\\s+${whole(/give the word|give me the word|give the go-ahead|give me the go-ahead|confirm|approve|decide|reply|answer|say so|say go|tell me|let me know|are ready|'re ready/)}`,
-  `${whole(/I need|I'll need|I will need|I'd need/)}${within(60)}${whole(/from you/)}`,
-  `${whole(/I need your|I'll need your|I will need your|I'm blocked|I am blocked|I'm stuck until|I am stuck until/)}`,
-  `^(?:${/blocked|waiting on you|waiting for you|input needed|needs your input|decision needed|action needed|action required/.source})\\s*[:：]`,
-  `^(?:${/your call|up to you|it's up to you|it's your call|that's your call|your choice|the choice is yours|you decide|you tell me|your pick/.source})[\\s.!]*$`,
-  /等待您的|等待你的|等候您的|等您的|等你的|待您确认|待你确认|待您批准|待你批准|待您审核|待您决定|您确认后|你确认后|您批准后|你批准后|您同意后|你同意后/.source,
-  `(?:${/承認|確認|返答|回答|判断|決定|指示|許可|承諾|返信|フィードバック/.source})をお?待(?:ち|っ)`,
-  /承認待ち|指示待ち|判断待ち/.source,
-  `${whole(/жду|ожидаю|в ожидании|жду от вас/)}\\s+${whole(/вашего|твоего|вашей|твоей|ваших|твоих|ваш|твой/)}\\s+${WORD_START}(?:${/подтвержден|одобрен|решени|ответ|отзыв|согласи|указани|выбор|разрешени/.source})`,
-  whole(/после вашего подтверждения|после вашего одобрения|после вашего согласия|после твоего подтверждения|как только вы подтвердите|как только ты подтвердишь|как только вы одобрите/),
-  `${whole(/espero|quedo a la espera de|en espera de|pendiente de|a la espera de|necesito/)}\\s+${whole(/tu|su|vuestra/)}\\s+${whole(
-    /aprobación|confirmación|decisión|respuesta|visto bueno|autorización|opinión|elección|luz verde|permiso/,
-  )}`,
-  whole(/una vez que confirmes|una vez que apruebes|una vez que me confirmes|una vez que lo apruebes|una vez que decidas|tras tu aprobación|tras su aprobación|después de tu aprobación|con tu aprobación|con tu visto bueno/),
-  `${whole(/warte auf|ich warte auf|wartend auf/)}\\s+${whole(/deine|ihre|eure|dein|ihr/)}\\s+${whole(
-    /bestätigung|freigabe|entscheidung|antwort|zustimmung|rückmeldung|genehmigung|auswahl|eingabe|ok|okay/,
-  )}`,
-  whole(
-    /sobald du bestätigst|sobald du zustimmst|sobald du freigibst|sobald sie bestätigen|sobald sie zustimmen|sobald sie freigeben|nach deiner freigabe|nach ihrer freigabe|nach deiner bestätigung|nach ihrer bestätigung|brauche deine bestätigung|brauche ihre bestätigung|brauche deine freigabe|brauche ihre freigabe|brauche deine entscheidung|brauche ihre entscheidung/,
-  ),
-  `${whole(/j'attends|j’attends|en attente de|dans l'attente de|dans l’attente de|j'ai besoin de|j’ai besoin de/)}\\s+${whole(/votre|ta|vos|tes/)}\\s+${whole(
-    /validation|confirmation|approbation|décision|réponse|accord|feu vert|retour|choix|avis|autorisation|instructions/,
-  )}`,
-  whole(/une fois que vous aurez validé|une fois que vous aurez confirmé|une fois que vous aurez approuvé|une fois que tu auras validé|une fois que tu auras confirmé|dès votre validation|dès votre confirmation|dès votre réponse|après votre validation|après votre confirmation|après ta validation/),
-);
-
+const AWAITS = new Form("awaits");
 /** A request to test what was built (`Launch it and test!`, `Please test the login flow.`), the whole sentence. */
-const TEST_REQUEST = anyOf(
-  `^(?:${whole(/please|now|so|just|go ahead and|ok|okay/)},?\\s+)*(?:${whole(/launch|open|start|run|reload|refresh|restart|rebuild|relaunch|fire up|spin up/)}${within(60)}\\s+and\\s+)?(?:please\\s+)?test(?:\\s+(?:${
-    /it|this|that|them|things|everything/.source
-  }|the(?:\\s+[\\w-]+){0,2}?\\s+(?:${/changes|change|fix|fixes|app|application|page|site|feature|flow|build|update|ui|login|form|endpoint|button|screen|version/.source})))?(?:\\s+(?:${
-    /out|now|again|manually|yourself|locally|please|in the browser|in your browser/.source
-  }))*$`,
-  `^(?:请|麻烦)?(?:您|你)?(?:(?:${/启动|运行|刷新|打开|重启/.source})${within(20)}(?:并|然后|后))?测试一下吧?$`,
-  /^请测试|^请您测试|^请你测试|^请测一下|^请您测一下/.source,
-  /テストしてください$|テストして下さい$|テストしてみてください$|テストしてみて下さい$/.source,
-  `^${whole(/протестируйте|протестируй/)}(?:\\s+${whole(/это|его|её|их|изменения|приложение|страницу/)})?(?:,?\\s+пожалуйста)?$`,
-  `^(?:bitte\\s+)?${whole(/teste|testen sie/)}(?:\\s+bitte)?(?:\\s+(?:${whole(/es|das|sie/)}|${whole(/die|den|das/)}(?:\\s+[\\p{L}-]+)?\\s+${whole(
-    /änderung|änderungen|app|anwendung|seite|anmeldung|funktion|oberfläche|version|korrektur|formular|schaltfläche|login/,
-  )}))?(?:\\s+${whole(/bitte|jetzt|mal/)})*$`,
-  /^bitte testen$/.source,
-  `^${whole(/merci de tester|veuillez tester|testez|testez-le|testez-la|testez-les|teste|teste-le|teste-la|teste-les/)}(?:\\s+${whole(/maintenant|s'il vous plaît|s’il vous plaît|s'il te plaît|s’il te plaît/)})?$`,
-);
-
+const TEST_REQUEST = new Form("testRequest");
+/** An act, then a check or a retry, as the next step (`Restart the server and check`, `Log in and try again`). */
+const TEST_NEXT = new Form("testNext");
+/** The agent's next step once the person has acted (`Once you send the files, I'll …`). */
+const HAND_OVER = new Form("handOver");
 /** Verbs of steps only the person takes, for the steps under a `Next steps` heading (which may be the agent's own). */
-const PERSON_STEP = anyOf(
-  `^${whole(
-    /restart|reload|refresh|relaunch|re-launch|launch|open|close|quit|log in|login|sign in|select|choose|pick|confirm|approve|share|send|paste|provide|upload|attach|type|enter|click|visit|grant|reply|answer|tell me|let me know|перезапустите|перезагрузите|откройте|закройте|войдите|выберите|подтвердите|одобрите|поделитесь|пришлите|отправьте|вставьте|предоставьте|reinicia|reinicie|recarga|abre|abra|cierra|inicia sesión|elige|elija|confirma|confirme|aprueba|comparte|envía|pega|proporciona|starte|öffne|schließe|melde dich|wähle|bestätige|teile|sende|schicke|gib|redémarrez|rechargez|ouvrez|fermez|connectez-vous|choisissez|confirmez|approuvez|partagez|envoyez|collez|fournissez/,
-  )}`,
-  `^(?:${/重启|刷新|打开|关闭|登录|选择|确认|批准|分享|发送|粘贴|提供|上传/.source})`,
-);
+const PERSON_STEP = new Form("personStep");
 /** A slash command in code (`/clear`, `/continue`): typed into the chat by the person, never run by the agent. */
 const SLASH_COMMAND = /`\/[a-z][\w-]*`/u;
-
 /**
  * A condition or an offer in the sentence: the request is a sign-off (`If you hit errors, paste the log`,
  * `Paste your file if you want and I'll convert it`, `Let me know if you need anything else`).
  */
-const OFFER = anyOf(
-  whole(
-    /if you want|if you'd want|if you like|if you'd like|if you would like|if you prefer|if you'd prefer|if you wish|if you need|if you have|if you run into|if you encounter|if you see|if you hit|if you get|if you notice|if you spot|if you find|if you are interested|if you still|if needed|if necessary|if desired|if anything|if something|if any|if there is|if there are|if it fails|if it still fails|if it breaks|if it still breaks|if it doesn't|if it does not|if that doesn't|if errors|if error|if problems|if problem|if issues|if issue|if so|in case|should anything|should something|should it|should you|when you need|whenever you need|when you want|whenever you want|when you like|whenever you like|any time|anytime|at your convenience|when you have time|whenever you have time|when you get a chance|feel free|what you think|how it goes|how it went|how that goes|how this goes|how it feels|how it works for you|how that works for you/,
-  ),
-  /如有|如需|有问题|有任何问题|有其他问题|有疑问|有任何疑问|有需要|有任何需要|需要的话|随时|如果你需要|如果您需要|如果你想|如果您想|如果你愿意|如果您愿意|如果你希望|如果您希望/.source,
-  /お気軽に|いつでも|よろしければ|必要であれば|ご希望であれば/.source,
-  whole(/при необходимости|если понадобится|если нужно|если захотите|если хотите|если будут вопросы|не стесняйтесь/),
-  whole(/si necesitas|si quieres|si tienes|si deseas|si te parece|si lo deseas|si hay|si algo|en caso|no dudes/),
-  whole(/bei bedarf|gerne|falls gewünscht|wenn du willst|wenn du möchtest|wenn du magst|wenn sie wollen|wenn sie möchten|falls du willst|falls du möchtest|falls sie wollen|falls sie möchten/),
-  whole(/si vous avez|si tu as|si vous voulez|si tu veux|si vous souhaitez|si tu souhaites|si vous aimeriez|si vous rencontrez|si tu rencontres|si besoin|au besoin|en cas|n'hésitez|n’hésitez/),
-);
+const OFFER = new Form("offer");
 /** A negation: `no need for your input`, `without your approval` — nothing is awaited. */
-const NEGATED = anyOf(
-  whole(/no|not|never|without|nothing|don't|doesn't|didn't|won't|isn't|aren't|can't/),
-  /不需要|无需|不用|必要ありません/.source,
-  whole(/не нужно|без вашего|без твоего|sin tu|sin su|ohne deine|ohne ihre|sans votre|sans ta/),
-);
-
+const NEGATED = new Form("negated");
 /** A question that speaks to the person without a pronoun: `Ready to proceed?`, `Want to test more?`, `Sounds good?` */
-const ASKS_OPENER = anyOf(
-  `^${whole(
-    /ready|ok|okay|good to go|happy|want|proceed|continue|go ahead|sound good|sounds good|sound ok|sounds ok|sounds okay|sounds right|look good|looks good|looks ok|looks okay|looks right|any thoughts|any preferences|any objections|any feedback|any questions|any concerns|any other|anything else|agree|agreed|approve|approved|alright/,
-  )}`,
-);
+const ASKS_OPENER = new Form("asksOpener");
 /** A question opened by a question word: it speaks to the person only when it names them (`What do you think?`). */
-const WH_OPENER = anyOf(
-  `^${whole(
-    /why|how|what|where|when|who|which|почему|зачем|как|что|где|когда|кто|какой|por qué|cómo|qué|dónde|cuándo|quién|cuál|warum|wieso|weshalb|wie|was|wo|wann|wer|welche|pourquoi|comment|que|qu'|qu’|où|quand|qui|quel/,
-  )}`,
-  `^(?:${/为什么|为何|怎么|如何|什么|哪|なぜ|どうして|何/.source})`,
-);
+const WH_OPENER = new Form("whOpener");
 /** A question word with the agent asking what it should do (`Which database should I use?`): the person decides. */
-const AGENT_ASKS = anyOf(
-  whole(/should I|shall I|should we|shall we|do I|do we|must I|soll ich|sollen wir|dois-je|devons-nous|debo|debería|deberíamos|должен ли я|мне стоит/),
-);
-const SECOND_PERSON = anyOf(
-  whole(/you|your|yours|вы|вам|вас|ваш|ваша|ваше|ваши|вашего|ты|тебе|тебя|твой|твоя|твоё|твои|usted|tú|te|ti|tu|prefieres|quieres|du|dich|dir|dein|deine|sie|ihnen|vous|toi|votre|ton|ta/),
-  /你|您|あなた/.source,
-);
+const AGENT_ASKS = new Form("agentAsks");
+const SECOND_PERSON = new Form("secondPerson");
 /** A question in its word order, with its mark left out (`Do you want me to deploy it`, `Should I also update the docs`). */
-const QUESTION_ORDER = anyOf(
-  `^${whole(/do you want|do you prefer|would you like|would you prefer|want me to|shall I|should I|shall we|should we|may I|can I go ahead|is it ok if I|is it okay if I/)}`,
-);
+const QUESTION_ORDER = new Form("questionOrder");
 /** A question that sets up what follows rather than asking (`What if you need JSON? Pass --json.`). */
-const HYPOTHETICAL = anyOf(`^${whole(/what if|what about|did you know|ever wondered|wondering|curious|want to know|do you want to know|want to learn|want more details|need more details|interested/)}`);
+const HYPOTHETICAL = new Form("hypothetical");
 /** The sentence after a question answers it: the agent decided itself (`Should I go on? I will.`). */
-const ANSWERED = anyOf(
-  `^${whole(
-    /yes|yeah|yep|yup|no|nope|nah|sure|of course|absolutely|definitely|certainly|indeed|not really|not yet|not quite|not at all|i will|i would|i won't|i did|i didn't|i went|i chose|i picked|i opted|i settled|i used|i've gone|i have gone|i've chosen|i have chosen|i've picked|i've used|we went|we chose|i do|i don't|i can|i can't|i think|i believe|i guess|i doubt|i go|i continue|i proceed|i start|i keep|i'll|i'd|i'm going|i am going|let's|we will|we won't|we did|we can|we do|we'll|because|since|turns out|answer|the answer|short answer|proceeding|continuing|going ahead|moving on|да|нет|конечно|потому что|я продолжу|я сделаю|я начну|я думаю|давайте|sí|claro|por supuesto|porque|voy a|sigo|continúo|procedo|ja|nein|natürlich|klar|weil|ich werde|ich mache|oui|non|bien sûr|parce que|je vais|je continue|je commence/,
-  )}`,
-  `^let me${WORD_END}(?! know)`,
-  `^[a-z]+ing now${WORD_END}`,
-  `^(?:${/是的|是|对|不是|不|没有|会的|好的|当然|因为|我会|我将|让我|我们会|接下来我|はい|いいえ|もちろん|なぜなら|続けます|進めます/.source})`,
-);
-
+const ANSWERED = new Form("answered");
+/** §4.23: asks the person to test or try the result now. */
+const TESTS = new Form("tests");
+/** §4.23: says the agent could not run or test the result. */
+const UNTESTED = new Form("untested");
 /** One sentence of the closing prose: its masked text (patterns), its own text (what is shown), where it stands. */
 interface Sentence {
   readonly masked: string;
@@ -846,11 +650,12 @@ function requestsAct(sentence: Sentence, next: Sentence | undefined): boolean {
   if (REQUEST.test(text)) return true;
   if (OFFER.test(text)) return false;
   if (AWAITS.test(text)) return !NEGATED.test(text);
-  const verb = text.replace(LEAD_IN, "");
+  if (HAND_OVER.test(text)) return true;
+  const verb = LEAD_IN.strip(text);
   const imperative = IMPERATIVE.test(verb);
   if (sentence.turn === 2 && (imperative || IMPERATIVE_VERB.test(verb))) return true;
   if (sentence.turn === 1 && (PERSON_STEP.test(verb) || (imperative && SLASH_COMMAND.test(sentence.text)))) return true;
-  if (!sentence.listed && LOOK_AT_CHANGE.test(verb)) return true;
+  if (!sentence.listed && (LOOK_AT_CHANGE.test(verb) || TEST_NEXT.test(verb))) return true;
   if (imperative || POLITE.test(text)) {
     if (GIVE_BACK.test(text) || CONTINUES.test(text) || REPORT_BACK.test(verb) || YOURSELF.test(text)) return true;
     if (next !== undefined && CONTINUES.test(next.masked) && !OFFER.test(next.masked)) return true;
@@ -936,6 +741,37 @@ function askedBefore(items: readonly Item[], start: number, last: number, first:
   const before = proseOf(items, paragraphStart(items, end, MAX_BEFORE), end, end + 1, 0);
   const asking = before.findLast((sentence, index) => asks(sentence, before[index + 1] ?? first, before[index + 1]));
   return asking?.text ?? asOptions(items, end);
+}
+
+// ---------------------------------------------------------------------------------------------
+// §4.23: a reply that hands the testing to the person.
+
+/**
+ * The sentence with which a reply hands the testing to the person (SPEC §4.23), undecorated: it asks them to
+ * test or try the result now (`Please test the login page now.`, `Try it and let me know.`), or says the agent
+ * could not run or test it (`I couldn't run the UI tests.`). Read on the last MAX_PROSE lines of prose, code,
+ * quotations and URLs hidden, in every language of the table; the last such sentence wins. Not a hand-over: an
+ * offer of extras (`Want me to also add tests?`), how to use the finished work later (`You can run npm start
+ * to see it`), a sign-off or a condition (`If it fails, try again`). Undefined when the reply hands nothing over.
+ */
+export function handsOver(text: string): string | undefined {
+  if (typeof text !== "string") return undefined;
+  const items = readItems(text);
+  if (items === undefined) return undefined;
+  startReading(items);
+  const last = lastSaying(items);
+  if (lineAt(items, last) === undefined) return undefined;
+  const sentences = proseOf(items, Math.max(0, last - MAX_PROSE + 1), last, last + 1, 0);
+  return sentences.findLast(handsTesting)?.text;
+}
+
+/** Whether a sentence asks the person to test or try the result, or says the agent could not run or test it. */
+function handsTesting(sentence: Sentence): boolean {
+  const text = sentence.masked;
+  if (CONDITION.test(text) || RHETORICAL.test(text)) return false;
+  if (UNTESTED.test(text)) return true;
+  if (OFFER.test(text)) return false;
+  return TESTS.test(LEAD_IN.strip(text)) || TESTS.test(text);
 }
 
 /** The text blocks of an assistant message (not thinking, not tool calls), one per line. */

@@ -7,6 +7,7 @@ import type { Limits, VerifyEntry } from "./types.ts";
 import { limitReached } from "./stops.ts";
 import type { DecideInput, ListState, MarkerDetails, Memory, Reason, VerifyErrorWhy, VerifyMemo } from "./types.ts";
 import { cleanOutputLine } from "./sanitize.ts";
+import { handOverOf } from "./reach-plan.ts";
 
 /** What the runner reports; it decides nothing. */
 export interface VerifyResult {
@@ -148,18 +149,27 @@ export type VerifyPlan =
   /** Not run (a project command that is not approved): the stop says why. */
   | { readonly kind: "decided"; readonly memory: Memory };
 
+/** The clear stop hands the testing to the person (SPEC §4.23) and no run under this message failed yet. */
+function handsOverFirst(memory: Memory): boolean {
+  const reason = memory.pending?.reason;
+  if (reason === undefined || handOverOf(reason) === undefined) return false;
+  return memory.verify === undefined || memory.verify.exit === 0;
+}
+
 /**
  * Whether this settle runs the verification command (SPEC §4.16 "When"): only when `decide()` would end
  * the run on a clear list or one emptied by a clear or deletes, for a message that had work — so never
  * while paused, waiting, planning or for plain chat — and not when a human message is queued, nor when
  * the reply asked the person something (`question`, already sanitised): then the loop waits for them.
+ * 0.5: a reply that hands the testing to the person at a clear list (SPEC §4.23) is not that wait while
+ * no run under this message has failed: the check runs first, and a pass keeps the hand-over.
  */
 export function planVerify(memory: Memory, choice: VerifyChoice, pendingMessages: boolean, work: number, question?: string): VerifyPlan {
   const base = baseOf(memory);
   if (base === undefined || choice.kind === "none" || pendingMessages || memory.paused || memory.waiting !== undefined) return { kind: "none" };
   // 0.4: a reply that waits for the person (a question after a failed run, say) is a wait, not another
   // run: no command, no failing output pushed again; the person's answer carries the list over.
-  if (question !== undefined && choice.kind === "run") {
+  if (question !== undefined && choice.kind === "run" && !handsOverFirst(memory)) {
     const wait: Reason = { kind: "waiting", reason: question, asked: true };
     return { kind: "decided", memory: { ...memory, waiting: { reason: question, asked: true }, last: wait, pending: { reason: wait, open: 0, level: "warning" } } };
   }
@@ -233,6 +243,9 @@ export function judgeVerify(memory: Memory, input: JudgeInput): Judged {
   const failedRuns = previous?.runs ?? 0;
   if (exit === 0) {
     const memo: VerifyMemo = { command: spec.command, runs: failedRuns, exit, seconds, output: "", workAt: input.work };
+    // A pass keeps a clear stop's hand-over (SPEC §4.23): the person's check passed, and the reply still asks them to test.
+    const handsOver = base === "clear" && memory.pending !== undefined ? handOverOf(memory.pending.reason) : undefined;
+    if (handsOver !== undefined) return stop({ ...memory, verify: memo }, { kind: "verified", base, command: spec.command, seconds, handsOver }, "warning", recordNow);
     return stop({ ...memory, verify: memo }, { kind: "verified", base, command: spec.command, seconds }, "info", recordNow);
   }
   const runs = failedRuns + 1;

@@ -9,7 +9,7 @@ import { loadConfig } from "../config.ts";
 import { decide, filterMarkers, freshMemory } from "../loop.ts";
 import type { TurnFacts } from "../core/types.ts";
 import type { ContextLike, EntryDraft, ToolResultLike, TurnEndEventLike, TurnEndResultLike, TurnOutcome } from "../core/pi-shapes.ts";
-import { askedQuestion, replyText } from "../core/question.ts";
+import { askedQuestion, handsOver, replyText } from "../core/question.ts";
 import { markerMessage } from "./runtime.ts";
 import { endRun } from "./run-end.ts";
 import { holdForWork, workDecided, workFactsAt } from "./work.ts";
@@ -25,7 +25,7 @@ import { readProjectVerify } from "./verify-setup.ts";
 import { projectFile } from "../io/approvals.ts";
 
 const OUTCOMES: ReadonlySet<unknown> = new Set(["completed", "error", "aborted"]);
-/** How much of a question the wait reason keeps. */
+/** How much of a question the wait reason keeps (and of a hand-over its stop). */
 const QUESTION_CHARS = 200;
 
 export function registerBoundaries(runtime: Runtime): void {
@@ -216,8 +216,13 @@ function turnFacts(event: TurnEndEventLike, snapshot: Snapshot): TurnFacts {
     const kind = isRecord(result) ? classify(result) : undefined;
     if (kind) calls.push(kind);
   }
-  const asked = results.length === 0 ? askedQuestion(replyText(event.message)) : undefined;
+  const text = results.length === 0 ? replyText(event.message) : undefined;
+  const asked = text === undefined ? undefined : askedQuestion(text);
   const question = asked === undefined ? undefined : sanitize(asked, QUESTION_CHARS);
+  // The sentence that hands the testing to the person (SPEC §4.23), by the text rule; decide() reads it
+  // only at a clear list. (The judge of §4.22 would be another source of the same fact.)
+  const handed = text === undefined ? undefined : handsOver(text);
+  const handOver = handed === undefined ? undefined : sanitize(handed, QUESTION_CHARS);
   return {
     outcome,
     toolResults: results.length,
@@ -227,5 +232,6 @@ function turnFacts(event: TurnEndEventLike, snapshot: Snapshot): TurnFacts {
     vanished: vanishedTasks(snapshot.listAtLastReply, snapshot.list),
     question: question === "" ? undefined : question,
     reply: results.length === 0 ? snapshot.reply.last : undefined,
+    handsOver: handOver === "" ? undefined : handOver,
   };
 }
