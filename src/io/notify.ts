@@ -50,6 +50,8 @@ export interface Reach {
   projectProblems(ctx: ContextLike, file: string, problems: readonly string[]): void;
   /** The `/todoloop` line about the notify command's last failure, until it runs fine again. */
   statusLine(): string | undefined;
+  /** One problem line said now (the judge's, SPEC §4.22): a warning notify, or a stderr line in print/JSON mode. */
+  problemLine(ctx: ContextLike, line: string): void;
 }
 
 const MEMO_KEY = Symbol.for("pi-todo-loop.reach");
@@ -269,5 +271,15 @@ export function createReach(pi: PiLike, io: ReachIo = processIo, quiet: (ctx: Co
     },
 
     statusLine: () => hookFailure && sanitize(hookFailure, 300),
+
+    problemLine(ctx, line) {
+      if (quietIn(ctx)) return;
+      try {
+        if (headless(ctx.mode) || !ctx.hasUI) io.writeStderr(line);
+        else ctx.ui.notify(line, "warning");
+      } catch {
+        // Shown in /todoloop either way.
+      }
+    },
   };
 }
