@@ -9,7 +9,8 @@
  * of the JSON array in PI_TODO_LOOP_JUDGE_SCRIPT:
  *   { p?: number, line?: string, error?: string, delayMs?: number, tokens?: number, cost?: number }
  * A classifier step without `p` answers from the state it received: 0.9 when the reply asks to restart,
- * try, test or check something, else 0.1. A chat step answers `line` (default: that answer as JSON).
+ * try, test or check something, else 0.1; `tokens` and `cost` are its usage. A chat step answers `line`
+ * (default: `p` as the JSON line), with the usage the faux provider reports.
  * `error` is an error result; `delayMs` waits first (an abort ends the wait: an aborted result).
  */
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
@@ -112,8 +113,8 @@ export default function judgeProvider(pi: PiLike): void {
       if (step.error) return fauxAssistantMessage([fauxText("")], { stopReason: "error", errorMessage: step.error });
       const p = step.p ?? 0.1;
       const line = step.line ?? JSON.stringify({ answer: p >= 0.5, confidence: p >= 0.5 ? p : 1 - p, why: "stand-in" });
-      const message = fauxAssistantMessage([fauxText(line)], { stopReason: "stop" });
-      return { ...message, usage: usage(step) };
+      // The faux provider reports the call's usage itself (its own token count at the model's price).
+      return fauxAssistantMessage([fauxText(line)], { stopReason: "stop" });
     }),
   );
   pi.registerProvider(chat.provider as never);
