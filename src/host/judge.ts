@@ -134,6 +134,14 @@ async function ask(ctx: ContextLike, model: string, seconds: number, question: J
   return { kind: "answered", use: { model, question, p, ...usageOf(value.usage) } };
 }
 
+function queuedNow(ctx: ContextLike): boolean {
+  try {
+    return ctx.hasPendingMessages?.() === true;
+  } catch {
+    return false;
+  }
+}
+
 /** The person's newest message, from the branch entry the snapshot names as the anchor. */
 function anchorText(ctx: ContextLike, anchor: string): string {
   try {
@@ -171,6 +179,8 @@ export async function judgeWaits(runtime: Runtime, ctx: ContextLike, facts: Fact
   const outcome = await asked(runtime, ctx, facts, "waits", reply);
   if (outcome.kind === "not-called") return decision;
   if (outcome.kind === "aborted") return decide({ ...input, turn: { ...input.turn, outcome: "aborted" } });
+  // A message the person sent while the judge read goes first, as it would have at the settle.
+  if (queuedNow(ctx)) return decide({ ...input, pendingMessages: true });
   if (judgeHolds(outcome.use.p, facts.config.judgeThreshold)) {
     return decide({ ...input, turn: { ...input.turn, question: lastSentence(reply) || "…", judge: outcome.use } });
   }

@@ -105,3 +105,17 @@ test("at or above the threshold the settle waits, the judge's model and p in the
   assert.equal(fieldOf(record, "reason"), 'waiting for you: the judge read the reply as waiting for you: "Restart the server to see it."');
   assert.deepEqual(fieldOf(record, "judge"), { model: MODEL, question: "waits", p: 0.8, tokens: 120, cost: 0.0004 });
 });
+
+test("a message the person sends while the judge reads goes first: no continuation", async (t) => {
+  writeConfig(t, { judge: MODEL });
+  const h = harness();
+  let queued = false;
+  withRegistry(h, registry(() => {
+    queued = true;
+    return answered(0.1);
+  }));
+  Object.assign(h.ctx, { hasPendingMessages: () => queued });
+  const result = await h.settleWith({ text: "Working on it." });
+  assert.equal(result?.continue, undefined);
+  assert.equal(result?.entries?.some((entry) => fieldOf(entry, "customType") === "todo-loop:continue") ?? false, false);
+});
