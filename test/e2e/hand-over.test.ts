@@ -1,4 +1,4 @@
-// Proves on the real host that a clear list whose reply asks the person to test it is a stop that needs them, an offer of extras is not, and requests to act in Japanese, Russian and French hold the loop.
+// Proves on the real host that a clear list whose reply asks the person to test it is a stop that needs them (after a passing check too), an offer of extras is not, and requests to act in Japanese, Russian and French hold the loop.
 /**
  * SPEC 0.5 §4.23 and §7.1 on the real pi host, with real rpiv-todo and a scripted model, in `pi -p`: a
  * clear list whose reply hands the testing to the person stops as `clear` with `handsOver` in its
@@ -29,7 +29,7 @@ import {
   TWO_TASKS,
   userMessageIds,
 } from "./harness.ts";
-import type { PrintRun, Sandbox, ScriptStep } from "./harness.ts";
+import type { PrintRun, Sandbox, ScriptStep, StopData } from "./harness.ts";
 
 const timeout = SCENARIO_TIMEOUT_MS;
 const STOP_LISTENER = join(dirname(fileURLToPath(import.meta.url)), "stand-ins", "stop-listener.ts");
@@ -52,14 +52,14 @@ function jsonLines(path: string): Array<Record<string, unknown>> {
   return readFileSync(path, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-/** `pi -p "Do the work"` with the script, a notify command that appends each payload, exitCode 3. */
-async function printRun(script: ScriptStep[]): Promise<Outcome> {
+/** `pi -p "Do the work"` with the script, a notify command that appends each payload, exitCode 3, and `config`. */
+async function printRun(script: ScriptStep[], config: Record<string, unknown> = {}): Promise<Outcome> {
   const box = sandbox({ script });
   const hookFile = join(box.root, "hook.jsonl");
   const program = join(box.root, "hook.sh");
   writeFileSync(program, `#!/bin/sh\ncat >> "${hookFile}"\n`);
   chmodSync(program, 0o755);
-  writeFileSync(join(box.agentDir, "todo-loop.json"), JSON.stringify({ notifyCommand: [program], exitCode: 3 }));
+  writeFileSync(join(box.agentDir, "todo-loop.json"), JSON.stringify({ notifyCommand: [program], exitCode: 3, ...config }));
   box.env.PI_TODO_LOOP_E2E_STOPS = join(box.root, "stops.jsonl");
   const run = await runPi(box, [...extensionArgs([STOP_LISTENER]), ...baseArgs(box), "-p", "Do the work"], 45_000);
   const lines = run.stderr.split("\n").filter((line) => line.startsWith("todo loop"));
@@ -109,6 +109,28 @@ test("pi -p: an offer of extras at a clear list ('Want me to also add tests?') i
     assert.deepEqual(outcome.lines, []);
     assert.equal(outcome.hooks.length, 0);
     assert.deepEqual(outcome.events.map((event) => [event.kind, event.needsYou, event.detail]), [["clear", false, null]]);
+    checkInvariants(outcome.box, { script, taskTexts: TWO_TASKS });
+  } finally {
+    outcome.box.cleanup();
+  }
+});
+
+test("pi -p: the person's own check runs first and passes, and the hand-over still needs them: the record carries verify and handsOver, exit 3", { timeout }, async (t) => {
+  const script: ScriptStep[] = [PLAN_TWO, FINISH_TWO, say(SENTENCE)];
+  const outcome = await printRun(script, { verify: "echo '2 passing'" });
+  try {
+    t.diagnostic(figures(outcome));
+    const entries = sessionEntries(outcome.box);
+    assert.equal(outcome.run.code, 3, outcome.run.stderr);
+    assert.equal(requests(outcome.box).length, 3, "the check passed: no continuation");
+    assert.equal(markers(entries).length, 0);
+    const records: Array<StopData & { handsOver?: unknown; verify?: { exit?: unknown } }> = stopData(entries);
+    assert.equal(records.length, 1);
+    const [record] = records;
+    assert.deepEqual([record?.kind, record?.handsOver, record?.verify?.exit], ["clear", SENTENCE, 0]);
+    assert.match(String(record?.reason), /^stopped: list is clear · echo '2 passing' passed \(\d+ s\) · the agent asks you to test it: "Please test the login page now\."$/);
+    assert.deepEqual(outcome.lines, [`todo loop: ${String(record?.reason)}`]);
+    assert.deepEqual(outcome.hooks.map((payload) => [payload.kind, payload.detail, payload.needsYou]), [["clear", SENTENCE, true]]);
     checkInvariants(outcome.box, { script, taskTexts: TWO_TASKS });
   } finally {
     outcome.box.cleanup();
