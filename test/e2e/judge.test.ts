@@ -64,14 +64,14 @@ interface Outcome {
   lines: string[];
 }
 
-async function printRun(script: ScriptStep[], config: Record<string, unknown>, judge: JudgeStep[] = [], env: Record<string, string> = {}): Promise<Outcome> {
+async function printRun(script: ScriptStep[], config: Record<string, unknown>, judge: JudgeStep[] = [], env: Record<string, string> = {}, mode: readonly string[] = ["-p"]): Promise<Outcome> {
   const box = sandbox({ script, config, env });
   const log = join(box.root, "judge.jsonl");
   const scriptFile = join(box.root, "judge-script.json");
   writeFileSync(scriptFile, JSON.stringify(judge));
   box.env.PI_TODO_LOOP_JUDGE_LOG = log;
   box.env.PI_TODO_LOOP_JUDGE_SCRIPT = scriptFile;
-  const run = await runPi(box, [...extensionArgs([JUDGE_PROVIDER]), ...baseArgs(box), "-p", PROMPT], 45_000);
+  const run = await runPi(box, [...extensionArgs([JUDGE_PROVIDER]), ...baseArgs(box), ...mode, PROMPT], 45_000);
   const calls = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as JudgeCall) : [];
   const lines = run.stderr.split("\n").filter((line) => line.startsWith("todo loop"));
   return { box, run, calls, lines };
@@ -93,8 +93,9 @@ async function scenario(
   judge: JudgeStep[],
   check: (outcome: Outcome, anchor: string | undefined) => void,
   env: Record<string, string> = {},
+  mode: readonly string[] = ["-p"],
 ): Promise<void> {
-  const outcome = await printRun(script, config, judge, env);
+  const outcome = await printRun(script, config, judge, env, mode);
   try {
     t.diagnostic(figures(outcome));
     const [anchor] = userMessageIds(sessionEntries(outcome.box));
@@ -202,16 +203,21 @@ test("pi -p: a judge that times out decides as without a judge, with one problem
   });
 });
 
-test("pi -p: a judge that answers with an error decides as without a judge, one problem line per cause", { timeout }, async (t) => {
-  const script = [PLAN_TWO, say(PLAIN), FINISH_TWO, say(FINISHED)];
-  await scenario(t, script, { judge: CLASSIFIER }, [{ error: "upstream 500: overloaded" }, { error: "upstream 500: overloaded" }], (outcome, anchor) => {
-    assert.equal(requests(outcome.box).length, 4);
-    assert.equal(outcome.calls.length, 2);
+test("--mode json: a judge that answers with an error, or without credentials, decides as without a judge: one stderr problem line per cause", { timeout }, async (t) => {
+  const script = [PLAN_TWO, say(PLAIN), STATUS_ANSWER, FINISH_TWO, say(FINISHED)];
+  const overloaded = { error: "upstream 500: overloaded" };
+  const noKey = { error: "No API key found for judgefaux" };
+  await scenario(t, script, { judge: CLASSIFIER }, [overloaded, overloaded, noKey], (outcome, anchor) => {
+    assert.equal(requests(outcome.box).length, 5);
+    assert.equal(outcome.calls.length, 3);
     assert.deepEqual(stopData(sessionEntries(outcome.box)), [
-      { v: 1, kind: "clear", reason: "stopped: list is clear", round: 1, open: 0, anchor, judge: { model: CLASSIFIER, question: "handsOver", p: null, tokens: 0, cost: 0 } },
+      { v: 1, kind: "clear", reason: "stopped: list is clear", round: 2, open: 0, anchor, judge: { model: CLASSIFIER, question: "handsOver", p: null, tokens: 0, cost: 0 } },
     ]);
-    assert.deepEqual(problemLines(outcome), [`todo loop: the judge "${CLASSIFIER}" answered with an error (upstream 500: overloaded); decided as without a judge`]);
-  });
+    assert.deepEqual(problemLines(outcome), [
+      `todo loop: the judge "${CLASSIFIER}" answered with an error (upstream 500: overloaded); decided as without a judge`,
+      `todo loop: the judge "${CLASSIFIER}" could not be called: no working credentials (No API key found for judgefaux); decided as without a judge`,
+    ]);
+  }, {}, ["--mode", "json"]);
 });
 
 test("pi -p: what the judge sees — the person's message, the reply, the task subjects and counts; never a tool's output", { timeout }, async (t) => {
