@@ -295,3 +295,13 @@ test("pi -p: a chat judge's hostile answer is no answer (one problem line, the s
     assert.deepEqual(problemLines(outcome), ['todo loop: the judge "nope/none" is not a model pi knows (a classifier or a chat model): no judge is asked']);
   });
 });
+
+test("pi -p: at a clear list the text rule comes first: a hand-over it found asks no judge", { timeout }, async (t) => {
+  const sentence = "Please test the login page now.";
+  await scenario(t, [PLAN_TWO, FINISH_TWO, say(`Both tasks are done.\n\n${sentence}`)], { judge: CLASSIFIER }, [], (outcome, anchor) => {
+    assert.equal(outcome.calls.length, 0);
+    assert.deepEqual(stopData(sessionEntries(outcome.box)), [
+      { v: 1, kind: "clear", reason: `stopped: list is clear · the agent asks you to test it: "${sentence}"`, round: 0, open: 0, anchor, handsOver: sentence },
+    ]);
+  });
+});
