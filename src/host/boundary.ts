@@ -227,7 +227,7 @@ function turnFacts(event: TurnEndEventLike, snapshot: Snapshot): TurnFacts {
   const asked = text === undefined ? undefined : askedQuestion(text);
   const question = asked === undefined ? undefined : sanitize(asked, QUESTION_CHARS);
   // The sentence that hands the testing to the person (SPEC §4.23), by the text rule; decide() reads it
-  // only at a clear list. (The judge of §4.22 would be another source of the same fact.)
+  // only at a clear list. Where it finds none, the judge of §4.22 may (host/judge.ts, after decide()).
   const handed = text === undefined ? undefined : handsOver(text);
   const handOver = handed === undefined ? undefined : sanitize(handed, QUESTION_CHARS);
   return {
