@@ -11,6 +11,7 @@ import type { Config, ConfigResult, EarlierTasks, Limits, NotifySetting, VerifyE
 import { DEFAULT_MAX_LIMIT_WAIT_MINUTES, MAX_LIMIT_WAIT_CEILING_MINUTES } from "./core/limit-wait.ts";
 import { CHILDREN_SETTINGS } from "./core/child.ts";
 import { DEFAULT_CHECK_IN_MINUTES, MAX_CHECK_IN_MINUTES } from "./core/work.ts";
+import { JUDGE_DEFAULTS, JUDGE_THRESHOLD_RANGE, JUDGE_TIMEOUT_RANGE, judgeName } from "./core/judge.ts";
 import type { ChildrenSetting } from "./core/child.ts";
 
 const EARLIER_TASKS: readonly EarlierTasks[] = ["ask", "continue"];
@@ -40,6 +41,9 @@ export const DEFAULT_CONFIG: Config = {
   maxLimitWaitMinutes: DEFAULT_MAX_LIMIT_WAIT_MINUTES,
   children: "quiet",
   checkInMinutes: DEFAULT_CHECK_IN_MINUTES,
+  judge: null,
+  judgeThreshold: JUDGE_DEFAULTS.threshold,
+  judgeTimeoutSeconds: JUDGE_DEFAULTS.timeoutSeconds,
 };
 
 export const CEILINGS: Limits = { maxRounds: 1000, maxTokens: 1_000_000_000, maxCost: 10_000, maxMinutes: 10_080, maxIdleReplies: 100, maxStuckReplies: 100, maxRepeats: 100 };
@@ -48,7 +52,7 @@ type LimitKey = keyof Limits;
 type FlagKey = "stopOnQuestion" | "transcript";
 const LIMIT_KEYS: readonly LimitKey[] = ["maxRounds", "maxTokens", "maxCost", "maxMinutes", "maxIdleReplies", "maxStuckReplies", "maxRepeats"];
 const FLAG_KEYS: readonly FlagKey[] = ["stopOnQuestion", "transcript"];
-const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, "notify", "notifyCommand", "exitCode", "earlierTasks", "verify", "maxLimitWaitMinutes", "children", "checkInMinutes"];
+const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, "notify", "notifyCommand", "exitCode", "earlierTasks", "verify", "maxLimitWaitMinutes", "children", "checkInMinutes", "judge", "judgeThreshold", "judgeTimeoutSeconds"];
 /** Keys whose value may be a fraction; the others are whole counts, rounded down. */
 const FRACTIONAL: ReadonlySet<LimitKey> = new Set(["maxCost", "maxMinutes"]);
 
@@ -196,6 +200,24 @@ function got(value: unknown): string {
   return `got ${describe(value)}`;
 }
 
+/** `judge` (SPEC §4.22): `"provider/id"` or null (no judge); anything else is a problem and no judge applies. */
+function parseJudge(value: unknown, problems: string[]): string | null {
+  if (value === null) return null;
+  if (typeof value === "string" && judgeName(value) !== undefined) return value.trim();
+  problems.push(`judge must be "provider/id", a model pi knows (${got(value)}); no judge`);
+  return null;
+}
+
+/** `judgeThreshold` (0.5–0.99) and `judgeTimeoutSeconds` (1–120): out of range or not a number is a problem, the default applies. */
+function parseJudgeNumber(key: "judgeThreshold" | "judgeTimeoutSeconds", value: unknown, problems: string[]): number {
+  const threshold = key === "judgeThreshold";
+  const [low, high] = threshold ? JUDGE_THRESHOLD_RANGE : JUDGE_TIMEOUT_RANGE;
+  const fallback = threshold ? JUDGE_DEFAULTS.threshold : JUDGE_DEFAULTS.timeoutSeconds;
+  if (typeof value === "number" && Number.isFinite(value) && value >= low && value <= high) return value;
+  problems.push(`${key} must be a number from ${low} to ${high} (${got(value)}); using ${fallback}`);
+  return fallback;
+}
+
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -270,6 +292,9 @@ export function parseConfig(raw: unknown): ConfigResult {
     else if (key === "maxLimitWaitMinutes") config.maxLimitWaitMinutes = parseLimitWait(record[key], problems);
     else if (key === "children") config.children = parseChildren(record[key], problems);
     else if (key === "checkInMinutes") config.checkInMinutes = parseCheckIn(record[key], problems);
+    else if (key === "judge") config.judge = parseJudge(record[key], problems);
+    else if (key === "judgeThreshold") config.judgeThreshold = parseJudgeNumber("judgeThreshold", record[key], problems);
+    else if (key === "judgeTimeoutSeconds") config.judgeTimeoutSeconds = parseJudgeNumber("judgeTimeoutSeconds", record[key], problems);
     else problems.push(unknownKey(key, KEYS));
   }
   return { config, problems };

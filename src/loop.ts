@@ -250,7 +250,8 @@ function decideTurn(input: DecideInput): Decision {
   if (input.pendingMessages) return noop({ ...memory, last: { kind: "queued" } });
   if (input.otherContinued) return noop({ ...memory, last: { kind: "other-extension" } });
   if (input.stopOnQuestion && turn.question !== undefined) {
-    const waiting: Wait = { reason: turn.question, asked: true };
+    // The judge's reading (SPEC §4.22) is the same question stop, with its call in the record.
+    const waiting: Wait = { reason: turn.question, asked: true, ...(turn.judge ? { judge: turn.judge } : {}) };
     return stopWith({ ...memory, waiting }, { kind: "waiting", ...waiting }, open, "warning");
   }
 
@@ -318,6 +319,7 @@ export function settle(memory: Memory, transcriptShown: boolean, describe: (reas
     ...(stop.reason.kind === "earlier" ? { list: stop.reason.list } : {}),
     ...verifyRecord(stop.reason),
     ...handOverRecord(stop.reason),
+    ...judgeRecord(stop.reason),
     ...limitWaitRecord(stop.reason),
   };
   const silent = transcriptShown || kind === "waiting";
@@ -339,6 +341,12 @@ function verifyRecord(reason: Reason): Pick<StopRecord, "verify"> {
 function handOverRecord(reason: Reason): Pick<StopRecord, "handsOver"> {
   const handsOver = handOverOf(reason);
   return handsOver === undefined ? {} : { handsOver };
+}
+
+/** What a stop record adds when the judge was asked for it (SPEC §4.22): the call and its usage. */
+function judgeRecord(reason: Reason): Pick<StopRecord, "judge"> {
+  if ((reason.kind === "waiting" || reason.kind === "clear" || reason.kind === "verified") && reason.judge) return { judge: reason.judge };
+  return {};
 }
 
 /** What a stop record adds for a usage-limit wait (SPEC §4.20): when the run continues, and the minutes waited. */

@@ -8,6 +8,7 @@
  * list state at or before the anchor and folds forward from there; an incremental read folds just the
  * entries appended since the last read. Never throws on any input.
  */
+import { readJudgeUse } from "./core/judge.ts";
 import type { SessionEntryLike, SessionManagerLike } from "./core/pi-shapes.ts";
 import { SOURCES, sourceOf, TODO_TOOL_NAMES, TOOL_TABLE } from "./sources/index.ts";
 import { BLOCK_TOOL, READ_ONLY_TOOLS } from "./core/tools.ts";
@@ -29,6 +30,15 @@ export const RESTART_TYPE = "todo-loop:restart";
 
 export type ControlAction = "pause" | "resume" | "reset" | "continue";
 
+/** The judge's calls under the anchor and what they spent. */
+export interface JudgeSpend {
+  readonly calls: number;
+  readonly tokens: number;
+  readonly cost: number;
+}
+
+export const NO_JUDGE: JudgeSpend = { calls: 0, tokens: 0, cost: 0 };
+
 export interface Snapshot {
   /** The newest recognised todo state; `tasks: []` when cleared. Undefined when none is on the branch. */
   readonly list: TodoList | undefined;
@@ -41,9 +51,11 @@ export interface Snapshot {
   /** Epoch milliseconds of the anchor entry and of the newest assistant message since it. */
   readonly anchorTime: number | undefined;
   readonly replyTime: number | undefined;
-  /** Tokens and dollars of assistant messages since the anchor. */
+  /** Tokens and dollars of assistant messages since the anchor, the judge's calls included (SPEC §4.22). */
   readonly tokens: number;
   readonly cost: number;
+  /** The judge's calls since the anchor, as markers and stop records keep them, and their share of the spend. */
+  readonly judge: JudgeSpend;
   /** Counters recorded by the newest marker since the anchor (or a reset): round, replies in a row without work, replies since the list changed. */
   readonly round: number;
   readonly idle: number;
@@ -111,6 +123,7 @@ export const EMPTY_SNAPSHOT: Snapshot = {
   replyTime: undefined,
   tokens: 0,
   cost: 0,
+  judge: NO_JUDGE,
   round: 0,
   idle: 0,
   stale: 0,
@@ -229,7 +242,7 @@ function readStop(data: unknown): { key: string; question: string | undefined } 
     if (!legacy) return { key: `reason:${data.reason}`, question: undefined };
     [, kind, limit] = legacy;
   }
-  const asked = /^waiting for you: the agent asked: "(.*)"$/.exec(data.reason);
+  const asked = /^waiting for you: the (?:agent asked|judge read the reply as waiting for you): "(.*)"$/.exec(data.reason);
   return { key: stopKey(kind, limit), question: kind === "question" ? (asked?.[1] ?? data.reason) : undefined };
 }
 
@@ -272,6 +285,7 @@ function onHumanMessage(state: Mutable<Snapshot>, entry: SessionEntryLike, index
   state.replyTime = undefined;
   state.tokens = 0;
   state.cost = 0;
+  state.judge = NO_JUDGE;
   state.round = 0;
   state.idle = 0;
   state.stale = 0;
@@ -339,8 +353,18 @@ function succeeded(message: UnknownRecord): boolean {
   return (details.error === undefined || details.error === null || details.error === false) && details.success !== false;
 }
 
+/** A judge call kept on the branch: counted with the spend since the anchor (SPEC §4.22). */
+function addJudge(state: Mutable<Snapshot>, raw: unknown): void {
+  const use = readJudgeUse(raw);
+  if (!use) return;
+  state.tokens += use.tokens;
+  state.cost += use.cost;
+  state.judge = { calls: state.judge.calls + 1, tokens: state.judge.tokens + use.tokens, cost: state.judge.cost + use.cost };
+}
+
 function onMarker(state: Mutable<Snapshot>, entry: SessionEntryLike): void {
   const details = isRecord(entry.details) ? entry.details : {};
+  addJudge(state, details.judge);
   state.round = count(details.round) ?? state.round + 1;
   state.idle = count(details.idle) ?? 1;
   state.stale = count(details.stale) ?? 0;
@@ -431,6 +455,7 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
     return onMarker(state, entry);
   } else if (entry.type === "custom" && entry.customType === STOP_TYPE) {
     const stop = readStop(entry.data);
+    if (isRecord(entry.data)) addJudge(state, entry.data.judge);
     if (stop && !state.announced.includes(stop.key)) state.announced = [...state.announced, stop.key];
     const shown = earlierShownBy(entry.data);
     if (shown !== undefined) state.earlierShown = shown;

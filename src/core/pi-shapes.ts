@@ -53,7 +53,33 @@ export interface ContextLike {
   hasPendingMessages?(): boolean;
   /** Whether pi trusts the project's `.pi` folder. */
   isProjectTrusted?(): boolean;
+  /** pi's model registry: the judge's model is looked up and called through it (SPEC §4.22). */
+  readonly modelRegistry?: ModelRegistryLike;
 }
+
+/**
+ * The part of `ctx.modelRegistry` the judge uses (pi 1.5.2 and 1.6.0): models found by name, a
+ * classifier's `bool` questions, a chat model's completion. `classify` and `complete` resolve auth
+ * themselves and report provider errors in their result (`stopReason`) instead of rejecting.
+ */
+export interface ModelRegistryLike {
+  find?(provider: string, id: string): unknown;
+  findOfType?(type: "classifier", provider: string, id: string): unknown;
+  classify?(model: never, context: JudgeClassifyContext, options?: { signal?: AbortSignal }): Promise<unknown>;
+  complete?(model: never, context: JudgeChatContext, options?: { signal?: AbortSignal }): Promise<unknown>;
+}
+
+export interface JudgeClassifyContext {
+  state: { [key: string]: JsonLike };
+  questions: { [key: string]: { type: "bool"; instructions: string; criteria: { true: string; false: string } } };
+}
+
+export interface JudgeChatContext {
+  systemPrompt: string;
+  messages: { role: "user"; content: string; timestamp: number }[];
+}
+
+export type JsonLike = string | number | boolean | null | JsonLike[] | { [key: string]: JsonLike };
 
 export interface ToolResultLike {
   readonly role?: unknown;

@@ -12,6 +12,7 @@ import type { ResumeCause } from "./resume.ts";
 import { SECOND_SESSION } from "./child.ts";
 import type { ChildConduct } from "./child.ts";
 import type { WorkLine } from "./work.ts";
+import type { JudgeFailure } from "./judge.ts";
 
 export { sanitize } from "./sanitize.ts";
 
@@ -79,6 +80,7 @@ function handOverText(handsOver: string | undefined): string {
 const HAND_OVER = "the agent asks you to test it";
 
 function waitText(wait: Wait): string {
+  if (wait.judge) return `the judge read the reply as waiting for you: "${wait.reason}"`;
   return wait.asked ? `the agent asked: "${wait.reason}"` : wait.reason;
 }
 
@@ -807,4 +809,24 @@ export const SUPPORTED_PI = "1.5.2 to 1.6.x";
 export function olderPiText(missing: readonly string[]): string {
   const lacks = missing.length > 0 ? ` (this pi has no ${missing.map((name) => `pi.${name}`).join(", ")})` : "";
   return `pi-todo-loop is off: it needs pi ${SUPPORTED_PI}${lacks}. Install Node.js 22.19 or newer, then run: npm install -g @earendil-works/pi-coding-agent`;
+}
+
+const JUDGE_FAILURES: Readonly<Record<JudgeFailure, string>> = {
+  "not-a-model": "is not a model pi knows (a classifier or a chat model): no judge is asked",
+  auth: "could not be called: no working credentials",
+  error: "answered with an error",
+  timeout: "gave no answer within judgeTimeoutSeconds",
+  "no-answer": "gave no answer the loop can read",
+};
+
+/** The judge's problem line (SPEC §4.22): which model, what went wrong, and that the loop decided without it. */
+export function judgeProblemText(model: string, failure: JudgeFailure, detail?: string): string {
+  const why = detail === undefined || detail === "" ? "" : ` (${sanitize(detail, 120)})`;
+  const after = failure === "not-a-model" ? "" : "; decided as without a judge";
+  return `todo loop: the judge ${JSON.stringify(sanitize(model, 80))} ${JUDGE_FAILURES[failure]}${why}${after}`;
+}
+
+/** `/todoloop`'s judge line: the calls under this message and what they spent. */
+export function judgeStatusText(model: string, spend: { readonly calls: number; readonly tokens: number; readonly cost: number }): string {
+  return `judge ${sanitize(model, 80)}: ${plural(spend.calls, "call")}, ${spend.tokens.toLocaleString("en-US")} tokens, $${spend.cost.toFixed(4)}`;
 }

@@ -15,6 +15,23 @@ export type LimitKey = "maxRounds" | "maxTokens" | "maxCost" | "maxMinutes";
 export interface Wait {
   readonly reason: string;
   readonly asked: boolean;
+  /** The judge (SPEC §4.22) read the reply as waiting: `reason` is the reply's last sentence. */
+  readonly judge?: JudgeUse;
+}
+
+/** A question the judge is asked (SPEC §4.22). */
+export type JudgeQuestion = "waits" | "handsOver";
+
+/**
+ * One judge call, kept on the branch with the decision it served (a marker's `details`, a stop record):
+ * the model as configured, the question, the probability of "yes" (null: no answer) and its usage.
+ */
+export interface JudgeUse {
+  readonly model: string;
+  readonly question: JudgeQuestion;
+  readonly p: number | null;
+  readonly tokens: number;
+  readonly cost: number;
 }
 
 export type Reason =
@@ -24,12 +41,12 @@ export type Reason =
    * The list is clear; `handsOver`: the settle's reply hands the testing to the person (SPEC §4.23) — the
    * sentence, sanitised — so the stop needs them.
    */
-  | { readonly kind: "clear"; readonly handsOver?: string }
+  | { readonly kind: "clear"; readonly handsOver?: string; readonly judge?: JudgeUse }
   | { readonly kind: "no-list"; readonly why: NoListWhy }
   | { readonly kind: "out-of-date"; readonly why: StaleWhy }
   | { readonly kind: "out-of-reach"; readonly tool: string; readonly open: number }
   | { readonly kind: "planning" }
-  | { readonly kind: "waiting"; readonly reason: string; readonly asked: boolean }
+  | { readonly kind: "waiting"; readonly reason: string; readonly asked: boolean; readonly judge?: JudgeUse }
   | {
       readonly kind: "limit";
       readonly limit: LimitKey;
@@ -97,7 +114,7 @@ export type LimitWaitReason =
 export type VerifyReason =
   /** The command passed: the stop keeps its kind (`clear`, or `no-list` for an emptied list). */
   /** `handsOver`: a clear list whose reply still asks the person to test it (SPEC §4.23). */
-  | { readonly kind: "verified"; readonly base: "clear" | "emptied"; readonly command: string; readonly seconds: number; readonly handsOver?: string }
+  | { readonly kind: "verified"; readonly base: "clear" | "emptied"; readonly command: string; readonly seconds: number; readonly handsOver?: string; readonly judge?: JudgeUse }
   | {
       readonly kind: "verify-failed";
       readonly command: string;
@@ -269,6 +286,8 @@ export interface TurnFacts {
    * sanitised: the text rule's finding, a fact like `question`; undefined when it hands nothing over.
    */
   readonly handsOver?: string | undefined;
+  /** The judge read this settle's reply as waiting (SPEC §4.22): `question` is then its last sentence. */
+  readonly judge?: JudgeUse | undefined;
 }
 
 /** Which tools the model can reach: the active set and every registered tool's exposure. */
@@ -342,6 +361,8 @@ export interface MarkerDetails {
   readonly verify?: { readonly command: string; readonly exit: number; readonly seconds: number; readonly run: number };
   /** A continuation about work in flight (SPEC §4.17): the work ended without a word (`wake`), or a `check-in` on work still running. */
   readonly work?: "wake" | "check-in";
+  /** The judge was asked at this settle and did not hold it (SPEC §4.22): its call and usage. */
+  readonly judge?: JudgeUse;
 }
 
 /** A marker to append: its details plus the tool the nudge names (undefined: plan-mode's convention). */
@@ -366,6 +387,8 @@ export interface StopRecord {
   readonly verify?: { readonly command: string; readonly exit: number; readonly seconds: number; readonly run?: number };
   /** A clear list whose reply hands the testing to the person (SPEC §4.23): the sentence, sanitised. */
   readonly handsOver?: string;
+  /** The judge's call that served this stop (SPEC §4.22). */
+  readonly judge?: JudgeUse;
   /** A `limit-wait` that waits (SPEC §4.20): when the run continues (ISO time), and the minutes waited. */
   readonly resumeAt?: string;
   readonly waitMinutes?: number;
@@ -450,6 +473,12 @@ export interface Config extends Limits {
   readonly children: ChildrenSetting;
   /** Minutes before the first check-in on work in flight that has not reported (SPEC §4.17); 0 = no check-ins. */
   readonly checkInMinutes: number;
+  /** The judge model, `"provider/id"` (SPEC §4.22); null = no judge, and no request is ever made for one. */
+  readonly judge: string | null;
+  /** The probability at or above which the judge's "yes" holds the run (0.5–0.99). */
+  readonly judgeThreshold: number;
+  /** Seconds a judge call may take before it counts as no answer (1–120). */
+  readonly judgeTimeoutSeconds: number;
 }
 
 export type EarlierTasks = "ask" | "continue";

@@ -7,7 +7,7 @@
 import { killSwitch, configPath } from "../io/paths.ts";
 import { loadConfig } from "../config.ts";
 import { decide, filterMarkers, freshMemory } from "../loop.ts";
-import type { TurnFacts } from "../core/types.ts";
+import type { DecideInput, TurnFacts } from "../core/types.ts";
 import type { ContextLike, EntryDraft, ToolResultLike, TurnEndEventLike, TurnEndResultLike, TurnOutcome } from "../core/pi-shapes.ts";
 import { askedQuestion, handsOver, replyText } from "../core/question.ts";
 import { markerMessage } from "./runtime.ts";
@@ -23,6 +23,7 @@ import { describeNotice, sanitize } from "../core/text.ts";
 import { registerVerifyShutdown, verifyAtSettle } from "./verify-boundary.ts";
 import { readProjectVerify } from "./verify-setup.ts";
 import { projectFile } from "../io/approvals.ts";
+import { judgeHandsOver, judgeWaits } from "./judge.ts";
 
 const OUTCOMES: ReadonlySet<unknown> = new Set(["completed", "error", "aborted"]);
 /** How much of a question the wait reason keeps (and of a hand-over its stop). */
@@ -55,7 +56,7 @@ export function registerBoundaries(runtime: Runtime): void {
     const facts = runtime.gather(ctx, { killSwitch: off });
     announceProblems(ctx, facts.problems, facts.config.verifyOff);
     const turn = turnFacts(event, facts.snapshot);
-    const decision = decide({
+    const input: DecideInput = {
       memory: facts.session.memory,
       branchSwitched: facts.switched,
       branch: facts.branch,
@@ -72,7 +73,10 @@ export function registerBoundaries(runtime: Runtime): void {
       otherWorkflow: event.toolResults.length === 0 && runtime.workflow.otherDrives(ctx),
       // Work in flight matters only where a continuation could follow (SPEC §4.17).
       ...(event.toolResults.length === 0 ? { work: workFactsAt(runtime, ctx, facts) } : {}),
-    });
+    };
+    // A settle that would continue: the judge, when one is named, reads the reply first (SPEC §4.22).
+    const reply = event.toolResults.length === 0 ? replyText(event.message) : "";
+    const decision = await judgeWaits(runtime, ctx, facts, input, decide(input), reply);
     facts.session.memory = decision.memory;
     if (event.toolResults.length === 0) workDecided(runtime, ctx, facts, decision.memory);
     for (const notice of decision.notices) {
@@ -81,7 +85,10 @@ export function registerBoundaries(runtime: Runtime): void {
     }
     runtime.refreshFooter(ctx, facts, decision.memory);
     if (!decision.continue || !decision.marker) {
-      return verifyAtSettle(runtime, ctx, { ...event, entries: event.entries }, facts, event.context.pendingMessages.length > 0, turn.question);
+      const verified = await verifyAtSettle(runtime, ctx, { ...event, entries: event.entries }, facts, event.context.pendingMessages.length > 0, turn.question);
+      // A clear stop: the judge reads whether the reply hands the testing to the person (SPEC §4.23).
+      if (verified === undefined) await judgeHandsOver(runtime, ctx, facts, reply);
+      return verified;
     }
     const marker: EntryDraft = { type: "custom_message", ...markerMessage(decision.marker, facts.config.transcript) };
     return { entries: [...event.entries, marker], continue: true };
@@ -208,7 +215,7 @@ function turnFacts(event: TurnEndEventLike, snapshot: Snapshot): TurnFacts {
   const asked = text === undefined ? undefined : askedQuestion(text);
   const question = asked === undefined ? undefined : sanitize(asked, QUESTION_CHARS);
   // The sentence that hands the testing to the person (SPEC §4.23), by the text rule; decide() reads it
-  // only at a clear list. (The judge of §4.22 would be another source of the same fact.)
+  // only at a clear list. Where it finds none, the judge of §4.22 may (host/judge.ts, after decide()).
   const handed = text === undefined ? undefined : handsOver(text);
   const handOver = handed === undefined ? undefined : sanitize(handed, QUESTION_CHARS);
   return {

@@ -14,7 +14,8 @@ import { isRecord } from "../core/record.ts";
 import type { Facts, Runtime } from "./runtime.ts";
 import { sourceLabel } from "../sources/index.ts";
 import { CONTROL_TYPE } from "../state.ts";
-import { childLine, childOffReply, commandReplyText, sanitize, statusText } from "../core/text.ts";
+import { childLine, childOffReply, commandReplyText, judgeStatusText, sanitize, statusText } from "../core/text.ts";
+import { judgeProblem } from "./judge.ts";
 import { handleVerify, isVerifyCommand, VERIFY_COMPLETIONS, verifyStatusLines } from "./verify-command.ts";
 import { workStatus } from "./work.ts";
 
@@ -101,7 +102,7 @@ export function registerCommand(runtime: Runtime): void {
             killSwitch: facts.killSwitch,
             ...anchorOf(ctx, facts.memory.anchor, facts.snapshot.anchorTime),
             configExists: configExists(),
-          }) + workStatus(runtime).map((line) => `\n${line}`).join("") + (hook ? `\n${hook}` : "") + (child.child ? `\n${childLine(child.why, runtime.conduct(ctx, facts.config))}` : "") + verifyStatusLines(ctx, facts.config), "info");
+          }) + workStatus(runtime).map((line) => `\n${line}`).join("") + (hook ? `\n${hook}` : "") + (child.child ? `\n${childLine(child.why, runtime.conduct(ctx, facts.config))}` : "") + verifyStatusLines(ctx, facts.config) + judgeLines(facts), "info");
         } else {
           const open = facts.list.kind === "list" ? facts.list.open : 0;
           runtime.reach.answer(ctx, commandReplyText(result.reply, { idle, open }), result.reply.kind === "cannot-continue" ? "warning" : "info");
@@ -117,6 +118,15 @@ export function registerCommand(runtime: Runtime): void {
       }
     },
   });
+}
+
+/** The judge's calls under this message and its last problem (SPEC §4.22), when one is named or was asked. */
+function judgeLines(facts: Facts): string {
+  const { judge } = facts.snapshot;
+  const model = facts.config.judge;
+  if (model === null && judge.calls === 0) return "";
+  const problem = judgeProblem(facts.session);
+  return `\n${judgeStatusText(model ?? "(none now)", judge)}${problem ? `\n${problem}` : ""}`;
 }
 
 function configExists(): boolean | undefined {

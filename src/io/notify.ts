@@ -55,6 +55,8 @@ export interface Reach {
    * JSON mode (SPEC §7, 0.5: every word answers with a line in every mode); nothing in a quiet child.
    */
   answer(ctx: ContextLike, text: string, type: "info" | "warning" | "error"): void;
+  /** One problem line said now (the judge's, SPEC §4.22): a warning notify, or a stderr line in print/JSON mode. */
+  problemLine(ctx: ContextLike, line: string): void;
 }
 
 const MEMO_KEY = Symbol.for("pi-todo-loop.reach");
@@ -281,6 +283,16 @@ export function createReach(pi: PiLike, io: ReachIo = processIo, quiet: (ctx: Co
         if (!ctx.hasUI && !quietIn(ctx)) io.writeStderr(text);
       } catch {
         // A closed stream or a UI gone: the command's effect stands.
+      }
+    },
+
+    problemLine(ctx, line) {
+      if (quietIn(ctx)) return;
+      try {
+        if (headless(ctx.mode) || !ctx.hasUI) io.writeStderr(line);
+        else ctx.ui.notify(line, "warning");
+      } catch {
+        // Shown in /todoloop either way.
       }
     },
   };

@@ -49,6 +49,9 @@ test("parseConfig: nothing to parse means the defaults (limits off, three idle r
     maxLimitWaitMinutes: 300,
     children: "quiet",
     checkInMinutes: 30,
+    judge: null,
+    judgeThreshold: 0.7,
+    judgeTimeoutSeconds: 20,
   });
 });
 
@@ -304,7 +307,7 @@ test("parseConfig: a long string value is quoted in the problem by its first 20 
 });
 
 test("parseConfig: an unknown key's problem with no known key near it lists every known key, and quotes the key by its first 40 characters", () => {
-  const known = "maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, maxStuckReplies, maxRepeats, stopOnQuestion, transcript, notify, notifyCommand, exitCode, earlierTasks, verify, maxLimitWaitMinutes, children, checkInMinutes";
+  const known = "maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, maxStuckReplies, maxRepeats, stopOnQuestion, transcript, notify, notifyCommand, exitCode, earlierTasks, verify, maxLimitWaitMinutes, children, checkInMinutes, judge, judgeThreshold, judgeTimeoutSeconds";
   assert.deepEqual(parseConfig({ frobnicate: 3 }).problems, [`unknown key "frobnicate" ignored (known: ${known})`]);
   const key = `${"k".repeat(40)}${"z".repeat(10)}`;
   assert.deepEqual(parseConfig({ [key]: 1 }).problems, [`unknown key "${"k".repeat(40)}" ignored (known: ${known})`]);
