@@ -7,7 +7,8 @@
  *   reused while the installed versions match.
  * - pi 1.6.0 is the project's own devDependency (node_modules/).
  *
- * Each suite runs with PI_TODO_LOOP_PI_ROOT naming the node_modules folder to use. Prints the wall
+ * Each suite runs through scripts/test.ts (`e2e`: its concurrency and order) with PI_TODO_LOOP_PI_ROOT
+ * naming the node_modules folder to use. Prints the wall
  * time per version and exits non-zero when an install or any test fails.
  *
  *   npm run test:compat              every version
@@ -73,7 +74,7 @@ function runSuite(modules: string | undefined): Promise<number> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.PI_TODO_LOOP_PI_ROOT;
   if (modules) env.PI_TODO_LOOP_PI_ROOT = modules;
-  const args = ["--test", "--test-reporter=spec", "--test-concurrency=2", "test/e2e/*.test.ts"];
+  const args = [join(ROOT, "scripts", "test.ts"), "e2e"];
   return new Promise((resolvePromise) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: "inherit" });
     child.on("error", () => resolvePromise(1));
