@@ -5,6 +5,7 @@
  *   node scripts/test.ts              both halves at once
  *   node scripts/test.ts e2e          only test/e2e/*.test.ts
  *   node scripts/test.ts unit         only the unit files (test/*.test.ts and folders but e2e, tui, fixtures)
+ *   node scripts/test.ts e2e test/e2e/work.test.ts …   only the files named (of the halves chosen)
  *   --times                           also print each file's summed test time, slowest first
  *   --e2e-concurrency=N, --unit-concurrency=N   override the defaults below
  *
@@ -90,17 +91,20 @@ function option(name: string, fallback: number): number {
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
-  const which = args.filter((arg) => !arg.startsWith("--"));
+  const named = args.filter((arg) => arg.endsWith(".test.ts")).map((arg) => resolve(arg));
+  const which = args.filter((arg) => !arg.startsWith("--") && !arg.endsWith(".test.ts"));
   const unknown = which.filter((arg) => arg !== "unit" && arg !== "e2e");
   if (unknown.length > 0) {
     console.error(`unknown part: ${unknown.join(", ")} (unit, e2e)`);
     return 2;
   }
-  const files = testFiles();
+  const all = testFiles();
+  const only = (list: string[]): string[] => (named.length === 0 ? list : list.filter((file) => named.includes(file)));
+  const files = { unit: only(all.unit), e2e: only(all.e2e) };
   const both = which.length === 0 || (which.includes("unit") && which.includes("e2e"));
   const halves: Half[] = [];
-  if (which.length === 0 || which.includes("e2e")) halves.push({ name: "e2e", files: files.e2e, concurrency: option("e2e-concurrency", CONCURRENCY.e2e) });
-  if (which.length === 0 || which.includes("unit")) halves.push({ name: "unit", files: files.unit, concurrency: option("unit-concurrency", both ? CONCURRENCY.unitBeside : CONCURRENCY.unit) });
+  if ((which.length === 0 || which.includes("e2e")) && files.e2e.length > 0) halves.push({ name: "e2e", files: files.e2e, concurrency: option("e2e-concurrency", CONCURRENCY.e2e) });
+  if ((which.length === 0 || which.includes("unit")) && files.unit.length > 0) halves.push({ name: "unit", files: files.unit, concurrency: option("unit-concurrency", both ? CONCURRENCY.unitBeside : CONCURRENCY.unit) });
   const times = new Map<string, number>();
   const started = Date.now();
   const seconds = (since: number): string => ((Date.now() - since) / 1000).toFixed(1);
