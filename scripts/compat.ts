@@ -10,7 +10,8 @@
  *   it into .compat/pi-0.74.2/ on demand and checks that pi still starts with the extension loaded and
  *   stderr says which pi is needed (a few seconds once installed).
  *
- * Each suite runs with PI_TODO_LOOP_PI_ROOT naming the node_modules folder to use. Prints the wall
+ * Each suite runs through scripts/test.ts (`e2e`: its concurrency and order) with PI_TODO_LOOP_PI_ROOT
+ * naming the node_modules folder to use. Prints the wall
  * time per version and exits non-zero when an install or any test fails.
  *
  *   npm run test:compat              every version
@@ -74,11 +75,12 @@ function ensureInstalled(version: string): string {
 }
 
 /** Runs the e2e suite against one pi install (undefined = the project's own); resolves with the exit code. */
-function runSuite(modules: string | undefined, files = "test/e2e/*.test.ts"): Promise<number> {
+function runSuite(modules: string | undefined, files?: string): Promise<number> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.PI_TODO_LOOP_PI_ROOT;
   if (modules) env.PI_TODO_LOOP_PI_ROOT = modules;
-  const args = ["--test", "--test-reporter=spec", "--test-concurrency=2", files];
+  // The e2e suite through scripts/test.ts (its concurrency and order); other files by node:test itself.
+  const args = files === undefined ? [join(ROOT, "scripts", "test.ts"), "e2e"] : ["--test", "--test-reporter=spec", files];
   return new Promise((resolvePromise) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: "inherit" });
     child.on("error", () => resolvePromise(1));
