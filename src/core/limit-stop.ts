@@ -179,5 +179,7 @@ export function limitWake(memory: Memory, facts: WakeFacts): Wake {
     return list.open > 0 ? { kind: "stop", memory: timerStop(memory, { kind: "out-of-date", why: list.why }, list.open) } : { kind: "none", why: "nothing-open" };
   }
   if (list.kind !== "list" || list.open === 0) return { kind: "none", why: "nothing-open" };
-  return timerContinuation(memory, list, facts);
+  const next = timerContinuation(memory, list, facts);
+  // The report counts it as a resume after a limit (SPEC §7.2).
+  return next.kind === "continue" ? { ...next, marker: { ...next.marker, by: "resume" } } : next;
 }

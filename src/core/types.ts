@@ -172,6 +172,11 @@ export interface Memory {
   readonly repeats: number;
   /** Verification runs under this anchor (SPEC §4.16); undefined = none yet. */
   readonly verify?: VerifyMemo | undefined;
+  /**
+   * A hand-off continuation was sent (SPEC §4.24): the limit stop it holds is the run's end at the next
+   * settle, whatever the reply does. `held` is undefined when rebuilt from the branch after a reload.
+   */
+  readonly handOff?: { readonly held: PendingStop | undefined } | undefined;
 }
 
 /** The newest verification run under the anchor: its result, and how much work the branch held then. */
@@ -205,6 +210,8 @@ export interface BranchFacts {
   readonly repeats: number;
   /** The newest verification marker's run under the anchor. */
   readonly verify?: VerifyMemo | undefined;
+  /** The newest marker under the anchor is a hand-off and no stop was recorded since (SPEC §4.24). */
+  readonly handOff?: boolean;
 }
 
 /** What the branch says about tasks open from an earlier message, under the newest human message (SPEC §4.15). */
@@ -286,6 +293,8 @@ export interface DecideInput {
   readonly otherWorkflow?: boolean;
   /** Work in flight this session waits on (SPEC §4.17); absent: none known. */
   readonly work?: WorkFacts;
+  /** Config `handOff` (SPEC §4.24): a limit stop sends one hand-off continuation first. */
+  readonly handOff?: boolean;
 }
 
 /** What the host knows of this session's work in flight at a settle (SPEC §4.17). */
@@ -324,6 +333,10 @@ export interface MarkerDetails {
   readonly verify?: { readonly command: string; readonly exit: number; readonly seconds: number; readonly run: number };
   /** A continuation about work in flight (SPEC §4.17): the work ended without a word (`wake`), or a `check-in` on work still running. */
   readonly work?: "wake" | "check-in";
+  /** Who asked for a continuation that is no nudge at a settle: `/todoloop continue`, or the wake after a usage limit (SPEC §7.2). */
+  readonly by?: "continue" | "resume";
+  /** The one continuation past a limit: the agent writes what is done, what is left and the next step (SPEC §4.24). */
+  readonly handOff?: true;
 }
 
 /** A marker to append: its details plus the tool the nudge names (undefined: plan-mode's convention). */
@@ -407,6 +420,8 @@ export interface Config extends Limits {
   readonly stopOnQuestion: boolean;
   /** Continuations and stops show as one line each in the interactive transcript. */
   readonly transcript: boolean;
+  /** A limit the person set that ends a run with tasks open sends one hand-off continuation first (SPEC §4.24). */
+  readonly handOff: boolean;
   /** Which announced stops reach a person who walked away (terminal notification, command hook). */
   readonly notify: NotifySetting;
   /** Program and arguments run (without a shell) for those stops; only from the user's own file. */
