@@ -76,6 +76,13 @@ const TARGETS: readonly Target[] = [
     group: "loop",
     skipTests: ADAPTER_PROPERTIES,
   },
+  // The rules decide() shares with the timers and verification: pinned by the same tests as loop.ts.
+  {
+    file: "src/core/stops.ts",
+    tests: ["test/loop/*.test.ts", "test/property/*.test.ts", "test/state/verify-state.test.ts", "test/core/limit-stop.test.ts", "test/core/mutex.test.ts", "test/core/defects-words.test.ts", "test/core/defects-progress.test.ts", "test/host/command.test.ts"],
+    group: "core",
+    skipTests: ADAPTER_PROPERTIES,
+  },
   { file: "src/core/question.ts", tests: ["test/question.test.ts", "test/question-requests.test.ts", "test/question-closing.test.ts", "test/question-hand-over.test.ts"], group: "core" },
   { file: "src/state.ts", tests: ["test/state/*.test.ts", "test/property/*.test.ts"], group: "state", skipTests: ADAPTER_PROPERTIES },
   { file: "src/sources/types.ts", tests: SOURCE_TESTS, group: "sources" },

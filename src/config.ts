@@ -1,9 +1,11 @@
 /**
  * The configuration loader. `parseConfig` is pure and falls back key by key, naming each problem;
  * `loadConfig` reads the file (a regular file only, through `io/files.ts`) and is re-run on every
- * decision so edits apply without `/reload`. Where the files are: `io/paths.ts`.
+ * decision so edits apply without `/reload` (parsed again only when `stat` says the file changed).
+ * Where the files are: `io/paths.ts`.
  */
-import { readRegularFile } from "./io/files.ts";
+import { fileCache } from "./io/files.ts";
+import type { FileRead } from "./io/files.ts";
 import { configPath } from "./io/paths.ts";
 import type { Config, ConfigResult, EarlierTasks, Limits, NotifySetting, VerifyEntry } from "./core/types.ts";
 import { DEFAULT_MAX_LIMIT_WAIT_MINUTES, MAX_LIMIT_WAIT_CEILING_MINUTES } from "./core/limit-wait.ts";
@@ -302,10 +304,14 @@ export function parseConfigText(text: string): ConfigResult {
   return parseConfig(raw);
 }
 
-/** Reads the config file; a missing file is the defaults with no problem. */
-export function loadConfig(path: string = configPath()): ConfigResult {
-  const read = readRegularFile(path);
+/** The file's text parsed again only when the file changed (`fileCache`): every hook asks, and the renderer per line it draws. */
+const readConfig = fileCache((read: FileRead): ConfigResult => {
   if (read.kind === "missing") return { config: DEFAULT_CONFIG, problems: [] };
   if (read.kind === "problem") return { config: DEFAULT_CONFIG, problems: [`the file ${read.why}; using defaults`] };
   return parseConfigText(read.text);
+});
+
+/** Reads the config file; a missing file is the defaults with no problem. */
+export function loadConfig(path: string = configPath()): ConfigResult {
+  return readConfig(path);
 }

@@ -13,7 +13,7 @@ import { SOURCES, sourceOf, TODO_TOOL_NAMES, TOOL_TABLE } from "./sources/index.
 import { BLOCK_TOOL, READ_ONLY_TOOLS } from "./core/tools.ts";
 import type { TodoList } from "./sources/index.ts";
 import type { ListState, StaleWhy, VerifyMemo, Wait } from "./core/types.ts";
-import { stopKey, WAIT_KEYS } from "./loop.ts";
+import { stopKey, WAIT_KEYS } from "./core/stops.ts";
 import type { StopKind } from "./core/types.ts";
 import { isRecord } from "./core/record.ts";
 import { goesOn, messageText } from "./core/go-on.ts";

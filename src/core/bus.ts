@@ -4,7 +4,7 @@
  * served, refused or ignored, and the reply. Pure; never throws on any input. The host listens on pi's
  * bus, does what the `/todoloop` word does and emits what these functions say.
  */
-import { stopKind } from "../loop.ts";
+import { stopKind } from "./stops.ts";
 import type { Command } from "../loop.ts";
 import type { Limits, ListState, Memory, Reason, StopKind } from "./types.ts";
 import { isRecord } from "./record.ts";

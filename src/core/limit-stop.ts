@@ -8,7 +8,7 @@
 import { classifyLimit } from "./limit-error.ts";
 import { parseTime, planLimitWait, priorWaitMinutes } from "./limit-wait.ts";
 import type { DecideInput, LimitWaitReason, Limits, ListState, MarkerDraft, Memory, PendingStop, ToolFacts } from "./types.ts";
-import { timerContinuation, timerStop } from "../loop.ts";
+import { timerContinuation, timerStop } from "./stops.ts";
 
 /** The entry types the loop writes (the branch reader's strings). */
 const MARKER_TYPE = "todo-loop:continue";

@@ -4,7 +4,8 @@
  */
 import type { Limits } from "./types.ts";
 import type { LimitKey, ListState, Memory, NoListWhy, Notice, Reason, StaleWhy, StopKind, VerifyErrorWhy, VerifyReason, Wait } from "./types.ts";
-import { assertNever, stopKind } from "../loop.ts";
+import { stopKind } from "./stops.ts";
+import { assertNever } from "./never.ts";
 import { sanitize } from "./sanitize.ts";
 import type { ResumeCause } from "./resume.ts";
 import { SECOND_SESSION } from "./child.ts";

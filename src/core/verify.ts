@@ -4,7 +4,7 @@
  * person. Pure: plain data in, plain data out; the process itself is `verify-run.ts`, the words `text.ts`.
  */
 import type { Limits, VerifyEntry } from "./types.ts";
-import { limitReached } from "../loop.ts";
+import { limitReached } from "./stops.ts";
 import type { DecideInput, ListState, MarkerDetails, Memory, Reason, VerifyErrorWhy, VerifyMemo } from "./types.ts";
 import { cleanOutputLine } from "./sanitize.ts";
 

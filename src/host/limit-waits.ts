@@ -1,7 +1,8 @@
 /**
  * Waiting out a usage limit and picking up a run that died with pi (SPEC §4.20, §4.21), wired:
- * - at `agent_settled`, a run that ended on a limit error becomes a `limit-wait` stop (`limitAtSettle`),
- *   and its record arms a timer (`recordAtSettle`; TUI and RPC) that continues the run once at its time;
+ * - wherever a run ends (`run-end.ts`: at `agent_settled`, a timer's stop, verification's), a run that
+ *   ended on a limit error becomes a `limit-wait` stop (`limitAtSettle`), and its record arms a timer
+ *   (`recordAtSettle`; TUI and RPC) that continues the run once at its time;
  * - the timer is cancelled by a human message, `/new` and the session's end; when it fires it checks
  *   the branch (a pause, a reset, a `continue` or a reply since cancel it), the kill switch, the pause,
  *   `workflow:mutex:v1`, and every limit (`limitWake`);
@@ -22,8 +23,10 @@ import { decideResume, readTail, RESUME_CONFIRM_TIMEOUT_MS, resumeChannel } from
 import type { ResumeDecision } from "../core/resume.ts";
 import { commandReplyText, RESUME_TITLE, resumeNotice, resumeQuestion } from "../core/text.ts";
 import { CONTROL_TYPE } from "../state.ts";
-import { commandFacts, minutesSince } from "./command.ts";
-import { markerMessage, settleFromTimer, yieldsToWorkflow } from "./runtime.ts";
+import { commandFacts } from "./command.ts";
+import { minutesSince } from "../core/stops.ts";
+import { markerMessage, yieldsToWorkflow } from "./runtime.ts";
+import { endRun } from "./run-end.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** The longest a timer may be set for in one go (Node's limit is 2^31-1 ms; no wait is longer than a day). */
@@ -135,12 +138,15 @@ function wake(runtime: Runtime, ctx: ContextLike, resumeAt: unknown): void {
     const session = runtime.sessionOf(ctx);
     runtime.readControls(ctx, session);
     const facts = runtime.gather(ctx);
-    if (yieldsToWorkflow(runtime, ctx, session, facts)) return;
+    if (yieldsToWorkflow(runtime, ctx, facts)) return;
     const spend = { ...facts.spend, minutes: minutesSince(facts.snapshot.anchorTime, Date.now()) };
     const result = limitWake(facts.memory, { list: facts.list, limits: facts.config, spend, tools: facts.tools, killSwitch: false });
     session.memory = result.kind === "none" ? facts.memory : result.memory;
-    if (result.kind === "stop") return settleFromTimer(runtime, ctx, session, facts.config);
-    runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
+    if (result.kind === "stop") {
+      void endRun(runtime, ctx, session, facts.config, "timer").reached;
+      return;
+    }
+    runtime.refreshFooter(ctx, facts, session.memory);
     if (result.kind !== "continue") return;
     runtime.pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
     runtime.workflow.hold(ctx);
@@ -165,7 +171,7 @@ function continueNow(runtime: Runtime, ctx: ContextLike): void {
   }
   const open = facts.list.kind === "list" ? facts.list.open : 0;
   runtime.notify(ctx, commandReplyText(result.reply, { idle, open }), result.reply.kind === "cannot-continue" ? "warning" : "info");
-  runtime.showFooter(ctx, session, runtime.footerFor(facts, result.memory));
+  runtime.refreshFooter(ctx, facts, result.memory);
   if (result.marker) {
     runtime.pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
     runtime.workflow.hold(ctx);
@@ -200,6 +206,11 @@ function sessionIdOf(ctx: ContextLike): string {
 
 export function registerLimitWaits(runtime: Runtime): void {
   const { pi } = runtime;
+  // Every run's end (run-end.ts) takes the usage-limit step from here.
+  runtime.limitStep = {
+    atSettle: limitAtSettle,
+    atRecord: (ctx, record, ended) => recordAtSettle(runtime, ctx, record, ended),
+  };
   /** Sessions this instance already asked about: pi 1.5.2 over RPC fires `session_start` twice. */
   const asked = new Set<string>();
 
@@ -225,8 +236,7 @@ export function registerLimitWaits(runtime: Runtime): void {
     if (decision.kind === "rearm" && channel === "timer") {
       arm(runtime, ctx, tail.stop?.resumeAt, decision.resumeAtMs);
       const now = Date.now();
-      session.memory = { ...facts.memory, last: { kind: "limit-wait", state: "waiting", resumeAtMs: decision.resumeAtMs, waitMinutes: (decision.resumeAtMs - now) / 60_000, atMs: now, first: false, timer: true } };
-      runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory), true);
+      runtime.setMemory(ctx, facts, { ...facts.memory, last: { kind: "limit-wait", state: "waiting", resumeAtMs: decision.resumeAtMs, waitMinutes: (decision.resumeAtMs - now) / 60_000, atMs: now, first: false, timer: true } }, true);
       return;
     }
     if (decision.kind !== "ask" || channel === "none") return;

@@ -10,7 +10,8 @@ import type { Config, VerifyEntry } from "../core/types.ts";
 import { chooseVerify } from "../core/verify.ts";
 import type { VerifyChoice } from "../core/verify.ts";
 import { approvalsPath, projectFile, readApprovals, realDir } from "../io/approvals.ts";
-import { readRegularFile } from "../io/files.ts";
+import { fileCache } from "../io/files.ts";
+import type { FileRead } from "../io/files.ts";
 
 /** What a project's `.pi/todo-loop.json` proposes: `verify` only; any other key is a problem, ignored. */
 export interface ProjectVerify {
@@ -18,9 +19,7 @@ export interface ProjectVerify {
   readonly problems: readonly string[];
 }
 
-export function readProjectVerify(cwd: string): ProjectVerify {
-  const path = projectFile(cwd);
-  const read = readRegularFile(path);
+const readProject = fileCache((read: FileRead, path: string): ProjectVerify => {
   if (read.kind === "missing") return { entry: undefined, problems: [] };
   if (read.kind === "problem") return { entry: undefined, problems: [`${path}: ${read.why}; no project command`] };
   let raw: unknown;
@@ -39,6 +38,11 @@ export function readProjectVerify(cwd: string): ProjectVerify {
   const [first] = parseVerify(record.verify, parsed, false);
   for (const problem of parsed) problems.push(`${path}: ${problem}`);
   return { entry: first && { command: first.command, timeoutMinutes: first.timeoutMinutes, maxRuns: first.maxRuns }, problems };
+});
+
+/** The project file of `cwd`, parsed again only when it changed (`fileCache`): every `turn_end` asks. */
+export function readProjectVerify(cwd: string): ProjectVerify {
+  return readProject(projectFile(cwd));
 }
 
 /** Everything known about verification in this directory: the choice, and what `/todoloop` shows. */

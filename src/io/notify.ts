@@ -10,7 +10,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Config } from "../core/types.ts";
 import type { Reason, StopRecord } from "../core/types.ts";
-import { stopKind } from "../loop.ts";
+import { stopKind } from "../core/stops.ts";
 import type { ContextLike, PiLike } from "../core/pi-shapes.ts";
 import { DETAIL_CHARS, exitStatus, headless, notificationBody, planReach, STOP_EVENT, terminalSequence } from "../core/reach-plan.ts";
 import type { StopFacts, StopPayload, TerminalEnv } from "../core/reach-plan.ts";

@@ -1,6 +1,8 @@
 /**
  * The folders show the layers (SPEC §2): every import of every file under src/ is read, and a layer that
- * imports one it must not fails here, naming the file, the line and the rule.
+ * imports one it must not fails here, naming the file, the line and the rule. Two more rules keep the
+ * house easy to change: a file in core/ imports only core/ (loop.ts builds on the core, never under it),
+ * and no files import each other in a circle, type-only imports included.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -58,13 +60,21 @@ export function importsOf(text: string): { specifier: string; line: number }[] {
   return found;
 }
 
+/** Every .ts file under `dir`, as full paths. */
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? walk(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : [],
+  );
+}
+
+/** A relative specifier of the file at `path`, as a path relative to `srcDir` with forward slashes. */
+function resolvedOf(srcDir: string, path: string, specifier: string): string {
+  return relative(srcDir, resolve(dirname(path), specifier)).split(sep).join("/");
+}
+
 /** The violations of the layer rule in the tree rooted at `srcDir`. */
 export function violations(srcDir: string): Violation[] {
   const out: Violation[] = [];
-  const walk = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory() ? walk(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : [],
-    );
   for (const path of walk(srcDir)) {
     const file = relative(srcDir, path).split(sep).join("/");
     const layer = layerOf(file);
@@ -72,7 +82,7 @@ export function violations(srcDir: string): Violation[] {
       let target: Layer | "node";
       if (specifier.startsWith("node:")) target = "node";
       else if (specifier.startsWith(".")) {
-        const resolved = relative(srcDir, resolve(dirname(path), specifier)).split(sep).join("/");
+        const resolved = resolvedOf(srcDir, path, specifier);
         if (resolved.startsWith("..")) {
           out.push({ file, line, specifier, why: "imports from outside src/" });
           continue;
@@ -83,9 +93,94 @@ export function violations(srcDir: string): Violation[] {
         continue;
       }
       if (!ALLOWED[layer].has(target)) out.push({ file, line, specifier, why: `${layer} may not import ${target === "node" ? "node: built-ins" : target}` });
+      else if (file.startsWith("core/") && target === "core" && !resolvedOf(srcDir, path, specifier).startsWith("core/")) {
+        out.push({ file, line, specifier, why: "core/ imports only core/ (loop.ts and question.ts build on it)" });
+      }
     }
   }
   return out;
+}
+
+/** Which files under `srcDir` each file imports (relative imports inside the tree, type-only ones included). */
+export function importGraph(srcDir: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const path of walk(srcDir)) {
+    const file = relative(srcDir, path).split(sep).join("/");
+    const targets = importsOf(readFileSync(path, "utf8"))
+      .filter(({ specifier }) => specifier.startsWith("."))
+      .map(({ specifier }) => resolvedOf(srcDir, path, specifier))
+      .filter((target) => !target.startsWith(".."));
+    graph.set(file, [...new Set(targets)].sort());
+  }
+  return graph;
+}
+
+/**
+ * The import cycles in the tree rooted at `srcDir`, one line per group of files that import each other
+ * (a strongly connected component): the shortest circle through its first file by name, then the other
+ * files of the group, if any. A file that imports itself is a cycle too.
+ */
+export function cycles(srcDir: string): string[] {
+  const graph = importGraph(srcDir);
+  const next = (file: string): string[] => (graph.get(file) ?? []).filter((target) => graph.has(target));
+  // Tarjan's strongly connected components.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  let counter = 0;
+  const visit = (file: string): void => {
+    index.set(file, counter);
+    low.set(file, counter);
+    counter++;
+    stack.push(file);
+    onStack.add(file);
+    for (const target of next(file)) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(target) ?? 0));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file) ?? 0, index.get(target) ?? 0));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group: string[] = [];
+    for (;;) {
+      const member = stack.pop() as string;
+      onStack.delete(member);
+      group.push(member);
+      if (member === file) break;
+    }
+    if (group.length > 1 || next(file).includes(file)) groups.push(group.sort());
+  };
+  for (const file of [...graph.keys()].sort()) if (!index.has(file)) visit(file);
+  return groups
+    .map((group) => {
+      const start = group[0] as string;
+      const inGroup = new Set(group);
+      // Breadth first from the start back to it, inside the group: the shortest circle.
+      const from = new Map<string, string>();
+      const queue = [start];
+      let end: string | undefined;
+      while (queue.length > 0 && end === undefined) {
+        const file = queue.shift() as string;
+        for (const target of next(file)) {
+          if (!inGroup.has(target)) continue;
+          if (target === start) {
+            end = file;
+            break;
+          }
+          if (!from.has(target)) {
+            from.set(target, file);
+            queue.push(target);
+          }
+        }
+      }
+      const circle = [start];
+      for (let file = end; file !== undefined && file !== start; file = from.get(file)) circle.splice(1, 0, file);
+      const others = group.filter((file) => !circle.includes(file));
+      return `${[...circle, start].join(" → ")}${others.length > 0 ? ` (with ${others.join(", ")})` : ""}`;
+    })
+    .sort();
 }
 
 const describe = (list: readonly Violation[]): string => list.map((v) => `${v.file}:${v.line} ${v.specifier}: ${v.why}`).join("\n");
@@ -107,6 +202,25 @@ test("layers: a core file that imports node:fs is caught, with the file, line an
       "work/w.ts:1 some-package: imports a package (no runtime dependencies; pi's types are structural in core/pi-shapes.ts)",
     ],
   );
+});
+
+test("layers: no files under src/ import each other in a circle", () => {
+  const found = cycles(join(ROOT, "src"));
+  assert.deepEqual(found, [], found.join("\n"));
+});
+
+test("layers: a circle of imports is caught, type-only imports included, and a core/ file importing loop.ts", () => {
+  const fixture = join(ROOT, "test", "fixtures", "layers", "cycle", "src");
+  assert.deepEqual(cycles(fixture), [
+    "host/run.ts → host/timer.ts → host/tracker.ts → host/run.ts (with host/wake.ts)",
+    "host/self.ts → host/self.ts",
+  ]);
+  assert.deepEqual(
+    violations(fixture).map((v) => `${v.file}:${v.line} ${v.specifier}: ${v.why}`),
+    ["core/up.ts:2 ../loop.ts: core/ imports only core/ (loop.ts and question.ts build on it)"],
+  );
+  // The layer fixture's io and sources files import each other too.
+  assert.deepEqual(cycles(join(ROOT, "test", "fixtures", "layers", "src")), ["io/files.ts → sources/a.ts → io/files.ts"]);
 });
 
 test("layers: each top-level file and folder has its layer", () => {
