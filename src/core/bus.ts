@@ -5,7 +5,6 @@
  * bus, does what the `/todoloop` word does and emits what these functions say.
  */
 import { stopKind } from "./stops.ts";
-import type { Command } from "../loop.ts";
 import type { Limits, ListState, Memory, Reason, StopKind } from "./types.ts";
 import { isRecord } from "./record.ts";
 
@@ -93,7 +92,8 @@ export function stateKey(state: BusState): string {
   return JSON.stringify(state);
 }
 
-export type BusOp = Command;
+/** The `/todoloop` words a request may ask for. */
+export type BusOp = "status" | "pause" | "resume" | "continue" | "reset";
 const OPS: readonly BusOp[] = ["status", "pause", "resume", "continue", "reset"];
 
 /** Ids longer than this are not served: the reply channel is built from them. */

@@ -160,6 +160,13 @@ export interface RunEnd {
   readonly verifyRan: boolean;
 }
 
+/** Whether the stop itself is a verification's run: passed, failed, or started and cut (not one refused before it ran). */
+export function stopRanVerify(reason: { readonly kind: string; readonly why?: unknown } | undefined): boolean {
+  if (reason === undefined) return false;
+  if (reason.kind === "verified" || reason.kind === "verify-failed") return true;
+  return reason.kind === "verify-error" && (reason.why === "timeout" || reason.why === "killed" || reason.why === "aborted" || reason.why === "not-found" || reason.why === "not-executable");
+}
+
 /** The report of a finished run (its open continuation closed by `runSoFar` first). */
 export function runReport(track: RunTrack, end: RunEnd): RunReport {
   const runs = track.verifyRuns + (end.verifyRan ? 1 : 0);

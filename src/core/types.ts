@@ -6,6 +6,7 @@
 import type { TurnOutcome } from "./pi-shapes.ts";
 import type { ReplyFacts } from "./reply.ts";
 import type { ChildrenSetting } from "./child.ts";
+import type { RunReport } from "./report.ts";
 export type NoListWhy = "no-tool" | "unused" | "unreadable" | "emptied";
 /** Why the list is out of date: a change made through a codemode script, or one in a shape not read. */
 export type StaleWhy = "codemode" | "unreadable";
@@ -359,6 +360,8 @@ export interface StopRecord {
   readonly waitMinutes?: number;
   /** An abort pi made while shutting down on SIGTERM or SIGHUP (SPEC §4.21): a resumed session asks about it. */
   readonly shutdown?: true;
+  /** What the run's continuations spent and changed (SPEC §7.2). */
+  readonly report?: RunReport;
 }
 
 export type Notice =

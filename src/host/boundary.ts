@@ -38,11 +38,16 @@ export function registerBoundaries(runtime: Runtime): void {
    */
   function switchNow(ctx: ContextLike): string | undefined {
     const off = killSwitch(ctx.cwd);
-    if (!ctx.hasUI) return off;
     const session = runtime.sessionOf(ctx);
+    // Other extensions hear the switch too (SPEC §4.25): `off` once, the real state again once it is gone.
+    const saidOff = session.published?.includes('"mode":"off"') === true;
     if (off !== undefined) {
-      if (session.footer !== undefined) runtime.showFooter(ctx, session, OFF_FOOTER);
-    } else if (session.footer === OFF_FOOTER) {
+      if (ctx.hasUI && session.footer !== undefined) runtime.showFooter(ctx, session, OFF_FOOTER);
+      if (!saidOff) {
+        const facts = runtime.gather(ctx, { killSwitch: off });
+        runtime.publishState(ctx, facts, facts.memory);
+      }
+    } else if ((ctx.hasUI && session.footer === OFF_FOOTER) || saidOff) {
       const facts = runtime.gather(ctx, { killSwitch: off });
       runtime.refreshFooter(ctx, facts, facts.memory);
     }
@@ -83,6 +88,7 @@ export function registerBoundaries(runtime: Runtime): void {
       spend: facts.spend,
       tools: facts.tools,
       earlierTasks: facts.config.earlierTasks,
+      handOff: facts.config.handOff,
       // Probed only at a settle, where a continuation could follow (SPEC §4.19).
       otherWorkflow: event.toolResults.length === 0 && runtime.workflow.otherDrives(ctx),
       // Work in flight matters only where a continuation could follow (SPEC §4.17).
@@ -125,8 +131,9 @@ export function registerBoundaries(runtime: Runtime): void {
     if (runtime.conduct(ctx) === "off") return;
     if (!killSwitch(ctx.cwd)) announceProblems(ctx, loadConfig(configPath()).problems);
     runtime.readControls(ctx, runtime.sessionOf(ctx));
-    if (!ctx.hasUI) return;
     const facts = runtime.gather(ctx);
+    // The state event goes out at session start in every mode (SPEC §4.25).
+    if (!ctx.hasUI) return runtime.publishState(ctx, facts, facts.memory, true);
     // Set (or clear) it whatever this new runtime's cache says: an RPC client keeps an earlier session's footer.
     runtime.setMemory(ctx, facts, facts.memory, true);
   }

@@ -10,7 +10,11 @@ import type { Config, StopRecord } from "../core/types.ts";
 import type { ContextLike } from "../core/pi-shapes.ts";
 import { describeNotice, describeReason } from "../core/text.ts";
 import { configPath } from "../io/paths.ts";
-import { STOP_TYPE } from "../state.ts";
+import { currentRun, STOP_TYPE } from "../state.ts";
+import { runReport, stopRanVerify } from "../core/report.ts";
+import type { RunReport } from "../core/report.ts";
+import { minutesSince } from "../core/stops.ts";
+import type { Reason } from "../core/types.ts";
 import { transcriptShown } from "./runtime.ts";
 import type { Runtime, SessionState } from "./runtime.ts";
 
@@ -59,7 +63,9 @@ export function endRun(runtime: Runtime, ctx: ContextLike, session: SessionState
   const ended = memory.pending?.reason;
   const settled = settle(memory, transcriptShown(ctx, config), describeReason);
   session.memory = settled.memory;
-  const record = settled.record && runtime.limitStep.atRecord(ctx, settled.record, ended);
+  // The record and the event carry the run's report, read from the branch as it stands (SPEC §7.2).
+  const reported = settled.record && { ...settled.record, report: reportNow(runtime, ctx, ended) };
+  const record = reported && runtime.limitStep.atRecord(ctx, reported, ended);
   if (record && steps.append) runtime.pi.appendEntry(STOP_TYPE, record);
   if (!steps.announce) return { record, reached: NOT_REACHED };
   if (settled.notice) {
@@ -70,5 +76,11 @@ export function endRun(runtime: Runtime, ctx: ContextLike, session: SessionState
   const total = settled.record ? (after?.snapshot.list?.tasks.length ?? 0) : 0;
   // The run really ended: the footer now names the stop instead of the running count.
   if (after) runtime.refreshFooter(ctx, after, settled.memory);
-  return { record, reached: runtime.reach.settled(ctx, config, { ended, record: settled.record, total }) };
+  return { record, reached: runtime.reach.settled(ctx, config, { ended, record: reported, total }) };
+}
+
+/** The report of the run ending now: its continuations from the branch, minutes from the person's message to now. */
+function reportNow(runtime: Runtime, ctx: ContextLike, ended: Reason | undefined): RunReport {
+  const { snapshot } = runtime.gather(ctx);
+  return runReport(currentRun(snapshot), { minutes: minutesSince(snapshot.anchorTime, Date.now()), verifyRan: stopRanVerify(ended) });
 }

@@ -15,7 +15,9 @@ import { createBranchReader, listState, MARKER_TYPE, sessionPaused } from "../st
 import type { BranchReader, Snapshot } from "../state.ts";
 import { createReach, processIo } from "../io/notify.ts";
 import type { Reach, ReachIo } from "../io/notify.ts";
-import { checkInNudgeText, footerText, nudgeText, rereadNudgeText, sanitize, wakeNudgeText } from "../core/text.ts";
+import { checkInNudgeText, footerText, handOffNudgeText, nudgeText, rereadNudgeText, sanitize, wakeNudgeText } from "../core/text.ts";
+import { busState, STATE_EVENT, stateKey } from "../core/bus.ts";
+import type { BusState } from "../core/bus.ts";
 import { createChildren } from "./children.ts";
 import type { Children } from "./children.ts";
 import type { ChildConduct } from "../core/child.ts";
@@ -33,6 +35,8 @@ export interface SessionState {
    * on a tree change and on a command (never per turn); undefined until read.
    */
   paused: boolean | undefined;
+  /** The last `todo-loop:state` emitted for this session (its `stateKey`): the event goes out on a change only. */
+  published?: string | undefined;
 }
 
 /** Everything one decision reads, gathered once. */
@@ -69,6 +73,16 @@ export interface Runtime {
   refreshFooter(ctx: ContextLike, facts: Facts, memory: Memory, force?: boolean): void;
   /** The session's memory is now `memory`, and the footer shows it. */
   setMemory(ctx: ContextLike, facts: Facts, memory: Memory, force?: boolean): void;
+  /**
+   * Emits `todo-loop:state` (SPEC §4.25) for the facts and memory the footer shows, in every mode, when
+   * it changed since the last one for this session (or `force`: session start). `refreshFooter` and
+   * `setMemory` call it; a footer drawn without facts (the kill switch's) calls it with `off`.
+   */
+  publishState(ctx: ContextLike, facts: Facts, memory: Memory, force?: boolean): void;
+  /** The `todo-loop:state` content for the facts and a memory (what `publishState` emits, what a bus reply carries). */
+  stateOf(ctx: ContextLike, facts: Facts, memory: Memory): BusState;
+  /** The session file's id ("" without one). */
+  sessionId(ctx: ContextLike): string;
   /**
    * The usage-limit step of a run's end (SPEC §4.20, §4.21), applied by `run-end.ts` wherever a run ends.
    * `limit-waits.ts` installs it when it registers: the timer its record arms ends a run through
@@ -126,6 +140,7 @@ export function markerMessage(marker: MarkerDraft, display: boolean): CustomMess
   const { tool, source: _source, ...details } = marker;
   const content = details.reread === true
     ? rereadNudgeText(tool ?? "todo")
+    : details.handOff === true ? handOffNudgeText()
     : details.work === "wake" ? wakeNudgeText(tool) : details.work === "check-in" ? checkInNudgeText(tool) : nudgeText(tool, details.hint);
   return { customType: MARKER_TYPE, content, display, details };
 }
@@ -154,6 +169,7 @@ export function branchFacts(snapshot: Snapshot): BranchFacts {
     fp: snapshot.fp,
     repeats: snapshot.repeats,
     verify: snapshot.verify,
+    handOff: snapshot.handOff,
   };
 }
 
@@ -280,6 +296,22 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
     return footerText(memory, facts.list, facts.config, facts.killSwitch);
   }
 
+  function stateOf(ctx: ContextLike, facts: Facts, memory: Memory): BusState {
+    return busState({ session: sessionId(ctx), memory, list: facts.list, limits: facts.config, off: facts.killSwitch !== undefined || conduct(ctx, facts.config) === "off" });
+  }
+
+  function publishState(ctx: ContextLike, facts: Facts, memory: Memory, force = false): void {
+    try {
+      const state = stateOf(ctx, facts, memory);
+      const key = stateKey(state);
+      if (facts.session.published === key && !force) return;
+      facts.session.published = key;
+      pi.events?.emit(STATE_EVENT, state);
+    } catch {
+      // A listener's failure is its own; the footer and the turn go on.
+    }
+  }
+
   return {
     pi,
     children,
@@ -297,11 +329,16 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
     showFooter,
     refreshFooter(ctx, facts, memory, force = false) {
       showFooter(ctx, facts.session, footerFor(facts, memory), force);
+      publishState(ctx, facts, memory, force);
     },
     setMemory(ctx, facts, memory, force = false) {
       facts.session.memory = memory;
       showFooter(ctx, facts.session, footerFor(facts, memory), force);
+      publishState(ctx, facts, memory, force);
     },
+    publishState,
+    stateOf,
+    sessionId,
     limitStep: NO_LIMIT_STEP,
     reach: createReach(pi, io, (ctx) => conduct(ctx) !== "normal"),
     readControls(ctx, session) {
