@@ -323,9 +323,17 @@ export interface StopData {
   anchor: string;
 }
 
-/** The `data` of every stop record, in order. */
+/** The `data` of every stop record, in order, without the run's `report` (its figures are pinned by test/e2e/report.test.ts). */
 export function stopData(entries: readonly EntryRecord[]): StopData[] {
-  return stops(entries).map((entry) => entry.data as StopData);
+  return stops(entries).map((entry) => {
+    const { report: _report, ...data } = entry.data as StopData & { report?: unknown };
+    return data;
+  });
+}
+
+/** The `report` of every stop record, in order (SPEC §7.2). */
+export function stopReports(entries: readonly EntryRecord[]): unknown[] {
+  return stops(entries).map((entry) => (entry.data as { report?: unknown }).report);
 }
 
 /** The `reason` of every stop record, in order. */
