@@ -484,6 +484,8 @@ export interface RpcSession {
   steer(text: string): Promise<string>;
   waitSettled(): Promise<void>;
   getEntries(): Promise<EntryRecord[]>;
+  /** What pi wrote on stderr so far. */
+  stderr(): string;
   stop(): Promise<void>;
 }
 
@@ -643,6 +645,7 @@ export async function startRpc(box: Sandbox, options: RpcOptions = {}): Promise<
     async getEntries(): Promise<EntryRecord[]> {
       return (await client.getEntries()).entries;
     },
+    stderr: () => stderr,
     stop,
   };
 }
