@@ -5,8 +5,8 @@
  * usage-limit step (`runtime.limitStep`), `settle()`, the memory write, the stop record, the notice, the
  * footer and reaching a person (`io/notify.ts`). Nothing here decides: `settle()` does.
  */
-import { settle } from "../loop.ts";
-import type { Config, StopRecord } from "../core/types.ts";
+import { handOffNow, settle } from "../loop.ts";
+import type { Config, Memory, StopRecord } from "../core/types.ts";
 import type { ContextLike } from "../core/pi-shapes.ts";
 import { describeNotice, describeReason } from "../core/text.ts";
 import { configPath } from "../io/paths.ts";
@@ -15,7 +15,7 @@ import { runReport, stopRanVerify } from "../core/report.ts";
 import type { RunReport } from "../core/report.ts";
 import { minutesSince } from "../core/stops.ts";
 import type { Reason } from "../core/types.ts";
-import { transcriptShown } from "./runtime.ts";
+import { markerMessage, transcriptShown } from "./runtime.ts";
 import type { Runtime, SessionState } from "./runtime.ts";
 
 /** Where a run ends: pi settled, a timer decided a stop, or verification recorded its stop inside `turn_end`. */
@@ -60,6 +60,8 @@ export function endRun(runtime: Runtime, ctx: ContextLike, session: SessionState
   }
   // A provider error that is a usage limit ends the run as a wait, not an error (SPEC §4.20).
   const memory = runtime.limitStep.atSettle(ctx, session.memory, config);
+  // A limit a timer or a headless hold met: the hand-off turn first, when the person asked for one (SPEC §4.24).
+  if (at !== "turn" && handOffFirst(runtime, ctx, memory, config)) return { record: undefined, reached: NOT_REACHED };
   const ended = memory.pending?.reason;
   const settled = settle(memory, transcriptShown(ctx, config), describeReason);
   session.memory = settled.memory;
@@ -77,6 +79,22 @@ export function endRun(runtime: Runtime, ctx: ContextLike, session: SessionState
   // The run really ended: the footer now names the stop instead of the running count.
   if (after) runtime.refreshFooter(ctx, after, settled.memory);
   return { record, reached: runtime.reach.settled(ctx, config, { ended, record: reported, total }) };
+}
+
+/**
+ * Sends the hand-off continuation for the pending limit stop instead of ending the run, when `handOff`
+ * says so (`handOffNow`); `turn_end` already did it for the stops it decided. Not while another workflow drives.
+ */
+function handOffFirst(runtime: Runtime, ctx: ContextLike, memory: Memory, config: Config): boolean {
+  if (!config.handOff) return false;
+  const facts = runtime.gather(ctx);
+  const queued = typeof ctx.hasPendingMessages === "function" && ctx.hasPendingMessages();
+  const handed = handOffNow(memory, { handOff: true, list: facts.list, limits: config, pendingMessages: queued });
+  if (!handed || runtime.workflow.otherDrives(ctx)) return false;
+  runtime.setMemory(ctx, facts, handed.memory);
+  runtime.pi.sendMessage(markerMessage(handed.marker, config.transcript), { triggerTurn: true });
+  runtime.workflow.hold(ctx);
+  return true;
 }
 
 /** The report of the run ending now: its continuations from the branch, minutes from the person's message to now. */
