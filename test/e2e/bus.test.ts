@@ -82,6 +82,7 @@ test("bus: state events in order through a run; status answered once; pause and 
     assert.ok(rpc.notifies.some((note) => note.message === "todo loop: paused by user"), "the pause shows the /todoloop line");
 
     const seen = modes(lines(log));
+    t.diagnostic(`state modes: ${seen.join(" → ")}; replies: ${JSON.stringify(lines(log).filter((line) => line.channel === "reply").map((line) => [line.id, line.data.ok, line.data.ok ? (line.data.state as Record<string, unknown>).mode : line.data.error]))}; controls ${JSON.stringify(controlData(entries).map((control) => control.action))}; markers ${JSON.stringify(details.map((marker) => [marker.round, marker.by ?? "nudge"]))}`);
     assert.ok(isSubsequence(["idle", "running", "stopped", "paused", "running", "stopped"], seen), `state modes in order: ${seen.join(" → ")}`);
     assert.equal(rpc.notifies.filter((note) => note.notifyType === "error").length, 0, "no extension error");
     assert.doesNotMatch(rpc.stderr(), /Event handler error|todo-loop:request/);

@@ -43,6 +43,7 @@ test("handOff after maxRounds: one extra marker (handOff, round at the limit), t
     assert.equal(report?.continuations, 2);
     assert.equal(report?.byKind.handOff, 1);
     assert.equal(report?.byKind.nudge, 1);
+    t.diagnostic(`markers ${JSON.stringify(details.map((marker) => ({ round: marker.round, handOff: marker.handOff })))}; stops ${JSON.stringify(stopData(entries))}; stop notifies ${stopNotes.length}; events ${stopEvents(log).length}; requests ${requests(box).length}`);
   }, { extensions: extensionArgs([BUS_CLIENT]) });
 });
 

@@ -55,6 +55,8 @@ test("report: three continuations, one changed nothing — record, event and /to
       const events = busLog(box.root).filter((line) => line.channel === "stop");
       assert.equal(events.length, 1, "one todo-loop:stop event");
       assert.deepEqual(events[0]?.data.report, report, "the event carries the record's report");
+      t.diagnostic(`record report ${JSON.stringify(report)}; event report ${JSON.stringify(events[0]?.data.report)}`);
+      t.diagnostic(`/todoloop report:\n${first}`);
       assert.match(first, /^todo loop report, last run of your latest message: 3 continuations · 2 changed something · 2\.5k tokens · \$0\.25 · under a minute$/m);
       assert.match(first, /^ {2}1\. nudge · 700 tokens · \$0\.07 · changed something$/m);
       assert.match(first, /^ {2}2\. nudge · 500 tokens · \$0\.05 · changed nothing$/m);
@@ -89,5 +91,6 @@ test("report: a provider that reports no cost shows tokens only (cost 0 in the r
     assert.equal(report?.unchanged, 1);
     assert.match(text, /^todo loop report, last run of your latest message: 1 continuation · 0 changed something · 300 tokens · under a minute$/m);
     assert.doesNotMatch(text, /\$/);
+    t.diagnostic(`record report ${JSON.stringify(report)}; /todoloop report: ${text.split("\n")[0]}`);
   }, { extensions: extensionArgs([FIXED_USAGE]) });
 });
