@@ -20,7 +20,7 @@ import { goesOn, messageText } from "./core/go-on.ts";
 import type { UnknownRecord } from "./core/record.ts";
 import { EMPTY_TRACK, trackAssistant, trackHumanMessage, trackResult } from "./core/reply.ts";
 import type { ReplyTrack } from "./core/reply.ts";
-import { EMPTY_RUN, runSoFar, trackMarker, trackSettle, trackSpend, usageOf } from "./core/report.ts";
+import { EMPTY_RUN, runSoFar, trackMarker, trackProgress, trackSettle, trackSpend, usageOf } from "./core/report.ts";
 import type { RunTrack } from "./core/report.ts";
 
 export const MARKER_TYPE = "todo-loop:continue";
@@ -312,7 +312,11 @@ function onToolResult(state: Mutable<Snapshot>, entry: SessionEntryLike, message
   if (callsListTool(message, state.list)) touched(state);
   // What the agent saw: the list as this result leaves it (its own list, or the one standing).
   const after = readList(entry) ?? state.list;
-  state.reply = trackResult(TOOL_TABLE, state.reply, message, after ? signature(after) : "");
+  // This result's own progress (the reply's is an "or" of every result's), for the continuation it belongs to (SPEC §7.2).
+  const before = state.reply.progress;
+  const next = trackResult(TOOL_TABLE, { ...state.reply, progress: false }, message, after ? signature(after) : "");
+  state.reply = before ? { ...next, progress: true } : next;
+  if (next.progress) state.run = trackProgress(state.run);
   const reason = blockReason(message);
   if (reason !== undefined) state.waiting = { reason, asked: false };
   if (madeThroughCodemode(message, state.list)) state.outOfDate = "codemode";
@@ -341,14 +345,13 @@ function listSignature(state: Snapshot): string {
 
 /** The run as it stands: its open continuation counted with what it changed so far (SPEC §7.2). */
 export function currentRun(snapshot: Snapshot): RunTrack {
-  return runSoFar(snapshot.run, snapshot.reply.progress, snapshot.run.open ? listSignature(snapshot) : "");
+  return runSoFar(snapshot.run, snapshot.run.open ? listSignature(snapshot) : "");
 }
 
 function onMarker(state: Mutable<Snapshot>, entry: SessionEntryLike): void {
   const details = isRecord(entry.details) ? entry.details : {};
   // Before the counters change: a continuation still open closes with what it did so far.
-  const listAt = listSignature(state);
-  state.run = trackMarker(state.run, details, listAt, state.run.open !== undefined && (state.reply.progress || listAt !== state.run.open.listAt));
+  state.run = trackMarker(state.run, details, listSignature(state));
   state.handOff = details.handOff === true;
   state.round = count(details.round) ?? state.round + 1;
   state.idle = count(details.idle) ?? 1;
@@ -429,7 +432,7 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
         // A source returns the list it was given when the reply closes nothing.
         if (state.list !== before) touched(state);
       }
-      if (state.reply.last && state.run.open) state.run = trackSettle(state.run, state.reply.last.progress, listSignature(state));
+      if (state.reply.last && state.run.open) state.run = trackSettle(state.run, listSignature(state));
       return;
     }
     if (message.role === "toolResult") {

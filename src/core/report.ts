@@ -30,6 +30,8 @@ interface OpenContinuation {
   readonly cost: number;
   /** The list's signature when the marker was written. */
   readonly listAt: string;
+  /** A tool result since the marker was progress as §4.10 counts it. */
+  readonly progress: boolean;
 }
 
 export interface RunTrack {
@@ -109,9 +111,10 @@ function addTo(totals: ReportTotals, spend: ContinuationSpend): ReportTotals {
   };
 }
 
-function close(track: RunTrack, changed: boolean): RunTrack {
+function close(track: RunTrack, list: string): RunTrack {
   const { open } = track;
   if (!open) return track;
+  const changed = open.progress || list !== open.listAt;
   const spend: ContinuationSpend = { kind: open.kind, round: open.round, tokens: open.tokens, cost: open.cost, changed };
   const lines = track.lines.length >= MAX_LINES ? [...track.lines.slice(1), spend] : [...track.lines, spend];
   return { ...track, closed: addTo(track.closed, spend), lines, open: undefined };
@@ -119,14 +122,20 @@ function close(track: RunTrack, changed: boolean): RunTrack {
 
 /**
  * A marker: a continuation starts. One still open (no settle came between, e.g. a run cut by an error)
- * closes first with what it did so far (`openChanged`). `listAt` is the list's signature now.
+ * closes first with what it did so far. `list` is the list's signature now.
  */
-export function trackMarker(track: RunTrack, details: unknown, listAt: string, openChanged: boolean): RunTrack {
+export function trackMarker(track: RunTrack, details: unknown, list: string): RunTrack {
   const kind = continuationKind(details);
   const round = isRecord(details) && typeof details.round === "number" && Number.isInteger(details.round) && details.round >= 0 ? details.round : track.closed.continuations + 1;
   const verify = isRecord(details) && isRecord(details.verify) ? 1 : 0;
-  const before = close(track, openChanged);
-  return { ...before, open: { kind, round, tokens: 0, cost: 0, listAt }, verifyRuns: before.verifyRuns + verify };
+  const before = close(track, list);
+  return { ...before, open: { kind, round, tokens: 0, cost: 0, listAt: list, progress: false }, verifyRuns: before.verifyRuns + verify };
+}
+
+/** A tool result that was progress (§4.10: not a re-read, not a re-run, not a failed write): the open continuation changed something. */
+export function trackProgress(track: RunTrack): RunTrack {
+  const { open } = track;
+  return !open || open.progress ? track : { ...track, open: { ...open, progress: true } };
 }
 
 /** An assistant message: what pi recorded on it is the open continuation's spend (the person's own turns are not the loop's). */
@@ -136,21 +145,14 @@ export function trackSpend(track: RunTrack, spent: { readonly tokens: number; re
   return { ...track, open: { ...open, tokens: open.tokens + spent.tokens, cost: addCost(open.cost, spent.cost) } };
 }
 
-/** The settle that ends the open continuation's reply: `progress` is the reply's, `list` the list's signature now. */
-export function trackSettle(track: RunTrack, progress: boolean, list: string): RunTrack {
-  const { open } = track;
-  if (!open) return track;
-  return close(track, progress || list !== open.listAt);
+/** The settle that ends the open continuation's reply: `list` is the list's signature now. */
+export function trackSettle(track: RunTrack, list: string): RunTrack {
+  return close(track, list);
 }
 
-/** Whether the open continuation changed something so far (its reply's progress, or the list). */
-export function openChanged(track: RunTrack, progress: boolean, list: string): boolean {
-  return track.open !== undefined && (progress || list !== track.open.listAt);
-}
-
-/** The run as it stands, its open continuation counted with what it did so far. */
-export function runSoFar(track: RunTrack, progress: boolean, list: string): RunTrack {
-  return close(track, openChanged(track, progress, list));
+/** The run as it stands, its open continuation counted with what it did so far (`list`: the signature now). */
+export function runSoFar(track: RunTrack, list: string): RunTrack {
+  return close(track, list);
 }
 
 /** What ends a run besides its continuations: the minutes since the person's message, and whether the stop ran a verification itself. */

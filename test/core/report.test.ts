@@ -5,14 +5,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  continuationKind, EMPTY_RUN, MAX_LINES, pastRuns, readReport, runReport, runSoFar, spentAnything, trackMarker, trackSettle, trackSpend, usageOf,
+  continuationKind, EMPTY_RUN, MAX_LINES, pastRuns, readReport, runReport, runSoFar, spentAnything, trackMarker, trackProgress, trackSettle, trackSpend, usageOf,
 } from "../../src/core/report.ts";
 import type { RunTrack } from "../../src/core/report.ts";
 
 function continuation(track: RunTrack, details: unknown, spent: Array<[number, number]>, changed: boolean): RunTrack {
-  let next = trackMarker(track, details, "L", false);
+  let next = trackMarker(track, details, "L");
   for (const [tokens, cost] of spent) next = trackSpend(next, { tokens, cost });
-  return trackSettle(next, changed, "L");
+  if (changed) next = trackProgress(next);
+  return trackSettle(next, "L");
 }
 
 test("report: each continuation's kind comes from its marker's details; a verification continuation is a nudge", () => {
@@ -48,9 +49,9 @@ test("report: three continuations, one changed nothing — sums are what pi reco
 test("report: spend before the first marker (the person's own turn) is not the loop's; a changed list is a change", () => {
   let track = trackSpend(EMPTY_RUN, { tokens: 9999, cost: 9 });
   assert.equal(track, EMPTY_RUN);
-  track = trackMarker(track, { round: 1 }, "before", false);
+  track = trackMarker(track, { round: 1 }, "before");
   track = trackSpend(track, { tokens: 10, cost: 0 });
-  track = trackSettle(track, false, "after");
+  track = trackSettle(track, "after");
   const report = runReport(track, { minutes: undefined, verifyRan: false });
   assert.equal(report.changed, 1);
   assert.equal(report.tokens, 10);
@@ -60,13 +61,15 @@ test("report: spend before the first marker (the person's own turn) is not the l
 });
 
 test("report: a continuation a run ended without a settle counts with what it did so far; a marker after one closes it", () => {
-  let track = trackMarker(EMPTY_RUN, { round: 1 }, "L", false);
+  let track = trackMarker(EMPTY_RUN, { round: 1 }, "L");
   track = trackSpend(track, { tokens: 40, cost: 0.5 });
-  assert.equal(runReport(runSoFar(track, true, "L"), { minutes: 1, verifyRan: false }).changed, 1);
-  assert.equal(runReport(runSoFar(track, false, "L"), { minutes: 1, verifyRan: false }).unchanged, 1);
-  const second = trackMarker(track, { round: 2 }, "L", false);
+  assert.equal(runReport(runSoFar(trackProgress(track), "L"), { minutes: 1, verifyRan: false }).changed, 1);
+  assert.equal(runReport(runSoFar(track, "L"), { minutes: 1, verifyRan: false }).unchanged, 1);
+  assert.equal(runReport(runSoFar(track, "M"), { minutes: 1, verifyRan: false }).changed, 1, "the list changed meanwhile");
+  const second = trackMarker(track, { round: 2 }, "L");
   assert.equal(second.closed.continuations, 1);
   assert.equal(second.open?.round, 2);
+  assert.equal(second.open?.progress, false, "each continuation starts with nothing changed");
 });
 
 test("report: verification runs are its continuations plus the stop's own run; none leaves `verify` out, and no `judge` until one is called", () => {

@@ -176,7 +176,9 @@ test("RPC: when the waits reach maxLimitWaitMinutes the loop gives up: stopped: 
     const records = waitRecords(entries).map((record) => record.data);
     assert.equal(records.length, 2);
     assert.equal(records[0]?.waitMinutes, CAP);
-    assert.deepEqual(records[1], { v: 1, kind: "limit-wait", reason: "stopped: still rate limited after 0.05 minutes", round: 1, open: 2, anchor });
+    const { report, ...gaveUp } = records[1] as WaitData & { report?: { byKind?: Record<string, number>; changed?: number } };
+    assert.deepEqual(gaveUp, { v: 1, kind: "limit-wait", reason: "stopped: still rate limited after 0.05 minutes", round: 1, open: 2, anchor });
+    assert.deepEqual([report?.byKind?.resume, report?.changed], [1, 0], "the wake is a resume that changed nothing (its reply hit the limit again)");
     assert.equal(requests(box).length, 3, "no third attempt");
     assert.equal(markers(entries).length, 1);
     assert.equal(loopNotifies(rpc.notifies).at(-1)?.message, "todo loop stopped: still rate limited after 0.05 minutes");

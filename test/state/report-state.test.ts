@@ -81,3 +81,21 @@ test("report state: the incremental reader folds the same run as a full read (a 
   assert.deepEqual(incremental.run, readSnapshot(entries).run);
   assert.deepEqual(currentRun(incremental), currentRun(readSnapshot(entries)));
 });
+
+test("report state: progress before the marker is not the continuation's — an errored reply after it changed nothing", () => {
+  const errored = withUsage({ ...assistant({ text: "" }), message: { ...assistant().message, stopReason: "error" } }, 50, 0);
+  const entries = chain(
+    user("do it", { id: "u1" }),
+    rpivState(TWO_OPEN),
+    withUsage(assistantCalls([{ id: "c1", name: "edit", args: { path: "a.ts" } }]), 10, 0),
+    callResult("c1", "edit"),
+    // The reply ends on a provider error: no settle, so the reply's own progress stays true.
+    { ...errored },
+    nudge(1, { by: "resume" }),
+    errored,
+  );
+  const run = currentRun(readSnapshot(entries));
+  assert.equal(run.closed.byKind.resume, 1);
+  assert.equal(run.closed.unchanged, 1);
+  assert.equal(run.closed.tokens, 50);
+});
