@@ -40,7 +40,7 @@ export function registerBoundaries(runtime: Runtime): void {
     const off = killSwitch(ctx.cwd);
     const session = runtime.sessionOf(ctx);
     // Other extensions hear the switch too (SPEC §4.25): `off` once, the real state again once it is gone.
-    const saidOff = session.published?.includes('"mode":"off"') === true;
+    const saidOff = session.publishedOff === true;
     if (off !== undefined) {
       if (ctx.hasUI && session.footer !== undefined) runtime.showFooter(ctx, session, OFF_FOOTER);
       if (!saidOff) {

@@ -37,6 +37,8 @@ export interface SessionState {
   paused: boolean | undefined;
   /** The last `todo-loop:state` emitted for this session (its `stateKey`): the event goes out on a change only. */
   published?: string | undefined;
+  /** That state said `off` (the kill switch): the next hook without the switch publishes the real state. */
+  publishedOff?: boolean | undefined;
 }
 
 /** Everything one decision reads, gathered once. */
@@ -306,6 +308,7 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
       const key = stateKey(state);
       if (facts.session.published === key && !force) return;
       facts.session.published = key;
+      facts.session.publishedOff = state.mode === "off";
       pi.events?.emit(STATE_EVENT, state);
     } catch {
       // A listener's failure is its own; the footer and the turn go on.

@@ -5,7 +5,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { harness } from "./wiring.ts";
+import { rmSync } from "node:fs";
+import { harness, PROJECT_OFF, switchOff } from "./wiring.ts";
 
 function states(h: ReturnType<typeof harness>): Array<Record<string, unknown>> {
   return h.pi.bus.emitted.filter((item) => item.channel === "todo-loop:state").map((item) => item.data as Record<string, unknown>);
@@ -50,4 +51,16 @@ test("bus: another session's request is refused, a bad op or session answered fa
   assert.deepEqual(replies(h, "m"), []);
   assert.deepEqual(h.records("todo-loop:control"), [], "nothing recorded");
   assert.deepEqual(h.takeNotes().filter((note) => note.type === "error"), []);
+});
+
+test("bus: the kill switch is heard once as off, and the real state comes back at the first hook after it is gone", async (t) => {
+  const h = harness({ hasUI: false, mode: "print" });
+  await h.start();
+  switchOff(t, PROJECT_OFF);
+  await h.settleWith();
+  await h.settleWith();
+  assert.deepEqual(states(h).map((state) => state.mode), ["running", "off"], "off once");
+  rmSync(PROJECT_OFF, { force: true });
+  await h.settleWith();
+  assert.equal(states(h).at(-1)?.mode, "running");
 });
