@@ -323,12 +323,15 @@ export interface StopData {
   anchor: string;
 }
 
-/** The `data` of every stop record, in order, without the run's `report` (its figures are pinned by test/e2e/report.test.ts). */
+/** A stop record's `data` without the run's `report` (its figures are pinned by test/e2e/report.test.ts). */
+export function withoutReport(data: unknown): StopData {
+  const { report: _report, ...rest } = data as StopData & { report?: unknown };
+  return rest;
+}
+
+/** The `data` of every stop record, in order, without the run's `report`. */
 export function stopData(entries: readonly EntryRecord[]): StopData[] {
-  return stops(entries).map((entry) => {
-    const { report: _report, ...data } = entry.data as StopData & { report?: unknown };
-    return data;
-  });
+  return stops(entries).map((entry) => withoutReport(entry.data));
 }
 
 /** The `report` of every stop record, in order (SPEC §7.2). */
