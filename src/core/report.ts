@@ -155,6 +155,11 @@ export function runSoFar(track: RunTrack, list: string): RunTrack {
   return close(track, list);
 }
 
+/** The run `/todoloop report` shows: the current one when it has a continuation, else the last one that ended under the message. */
+export function shownRun(current: RunTrack, last: RunTrack | undefined): { readonly track: RunTrack; readonly ended: boolean } {
+  return current.closed.continuations === 0 && last !== undefined ? { track: last, ended: true } : { track: current, ended: false };
+}
+
 /** What ends a run besides its continuations: the minutes since the person's message, and whether the stop ran a verification itself. */
 export interface RunEnd {
   readonly minutes: number | undefined;

@@ -4,7 +4,7 @@
  * and shows; the sums are `core/report.ts`'s, the words `core/text-report.ts`'s.
  */
 import type { ContextLike } from "../core/pi-shapes.ts";
-import { pastRuns, runReport } from "../core/report.ts";
+import { pastRuns, runReport, shownRun } from "../core/report.ts";
 import { minutesSince } from "../core/stops.ts";
 import { reportText } from "../core/text-report.ts";
 import { currentRun, STOP_TYPE } from "../state.ts";
@@ -21,9 +21,7 @@ const PAST_RUNS = 5;
 
 export function showReport(runtime: Runtime, ctx: ContextLike): void {
   const facts = runtime.gather(ctx);
-  const current = currentRun(facts.snapshot);
-  const ended = current.closed.continuations === 0 && facts.snapshot.lastRun !== undefined;
-  const track = ended && facts.snapshot.lastRun ? facts.snapshot.lastRun : current;
+  const { track, ended } = shownRun(currentRun(facts.snapshot), facts.snapshot.lastRun);
   // A run that ended shows its stop record's report (the same figures the record and the event carry);
   // the current one counts its minutes to now.
   const recorded = ended ? pastRuns(read(() => ctx.sessionManager.getBranch()), STOP_TYPE, 1)[0]?.report : undefined;

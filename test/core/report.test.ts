@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  continuationKind, EMPTY_RUN, MAX_LINES, pastRuns, readReport, runReport, runSoFar, spentAnything, trackMarker, trackProgress, trackSettle, trackSpend, usageOf,
+  continuationKind, EMPTY_RUN, MAX_LINES, pastRuns, shownRun, readReport, runReport, runSoFar, spentAnything, trackMarker, trackProgress, trackSettle, trackSpend, usageOf,
 } from "../../src/core/report.ts";
 import type { RunTrack } from "../../src/core/report.ts";
 
@@ -105,4 +105,12 @@ test("report: read back from a record, every number is checked; the newest five 
   const entries = [stop(1), stop(2), { type: "custom", customType: "todo-loop:stop", data: { kind: "clear" } }, stop(3), stop(4), stop(5), stop(6), "junk"];
   assert.deepEqual(pastRuns(entries, "todo-loop:stop").map((run) => run.report.continuations), [2, 3, 4, 5, 6]);
   assert.equal(pastRuns(entries, "todo-loop:stop")[0]?.kind, "limit");
+});
+
+test("report: /todoloop report shows the current run when it has a continuation, else the last one that ended", () => {
+  const last = continuation(EMPTY_RUN, { round: 1 }, [[5, 0]], true);
+  assert.deepEqual(shownRun(EMPTY_RUN, last), { track: last, ended: true });
+  const current = continuation(EMPTY_RUN, { round: 2 }, [[7, 0]], false);
+  assert.deepEqual(shownRun(current, last), { track: current, ended: false });
+  assert.deepEqual(shownRun(EMPTY_RUN, undefined), { track: EMPTY_RUN, ended: false });
 });
