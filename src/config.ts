@@ -33,6 +33,7 @@ export const DEFAULT_CONFIG: Config = {
   maxRepeats: 3,
   stopOnQuestion: true,
   transcript: true,
+  handOff: false,
   notify: "needs-you",
   notifyCommand: null,
   exitCode: null,
@@ -49,9 +50,9 @@ export const DEFAULT_CONFIG: Config = {
 export const CEILINGS: Limits = { maxRounds: 1000, maxTokens: 1_000_000_000, maxCost: 10_000, maxMinutes: 10_080, maxIdleReplies: 100, maxStuckReplies: 100, maxRepeats: 100 };
 
 type LimitKey = keyof Limits;
-type FlagKey = "stopOnQuestion" | "transcript";
+type FlagKey = "stopOnQuestion" | "transcript" | "handOff";
 const LIMIT_KEYS: readonly LimitKey[] = ["maxRounds", "maxTokens", "maxCost", "maxMinutes", "maxIdleReplies", "maxStuckReplies", "maxRepeats"];
-const FLAG_KEYS: readonly FlagKey[] = ["stopOnQuestion", "transcript"];
+const FLAG_KEYS: readonly FlagKey[] = ["stopOnQuestion", "transcript", "handOff"];
 const KEYS: readonly string[] = [...LIMIT_KEYS, ...FLAG_KEYS, "notify", "notifyCommand", "exitCode", "earlierTasks", "verify", "maxLimitWaitMinutes", "children", "checkInMinutes", "judge", "judgeThreshold", "judgeTimeoutSeconds"];
 /** Keys whose value may be a fraction; the others are whole counts, rounded down. */
 const FRACTIONAL: ReadonlySet<LimitKey> = new Set(["maxCost", "maxMinutes"]);

@@ -20,6 +20,7 @@ import { createRuntime } from "./host/runtime.ts";
 import { processIo } from "./io/notify.ts";
 import type { ReachIo } from "./io/notify.ts";
 import { registerSessionFacts } from "./host/session-facts.ts";
+import { registerBus } from "./host/bus.ts";
 
 /**
  * pi calls this with its API alone; `io` (the process's stdout, stderr and exit status) is for a caller that
@@ -37,6 +38,7 @@ export default function todoLoop(pi: PiLike, io: ReachIo = processIo): void {
   registerWork(runtime);
   registerBlockTool(runtime);
   registerCommand(runtime);
+  registerBus(runtime);
   registerRenderers(pi, () => loadConfig(configPath()).config.transcript);
   registerNoTodoToolNotice(runtime);
 }

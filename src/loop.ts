@@ -7,8 +7,9 @@
  */
 import type { ReplyFacts } from "./core/reply.ts";
 import { handOverOf } from "./core/reach-plan.ts";
+import { handOff, heldStop } from "./core/hand-off.ts";
 import type {
-  BranchFacts, DecideInput, Decision, Limits, ListState, MarkerDraft, Memory, Notice, Reason, StopRecord, TurnFacts, Wait,
+  BranchFacts, DecideInput, Decision, Limits, ListState, MarkerDraft, Memory, Notice, PendingStop, Reason, StopRecord, TurnFacts, Wait,
 } from "./core/types.ts";
 import { earlierFacts, holdsEarlier, limitReached, markerFor, stopKey, stopKind, toolReachable, WAIT_KEYS } from "./core/stops.ts";
 import { assertNever } from "./core/never.ts";
@@ -72,6 +73,8 @@ export function align(memory: Memory | undefined, branch: BranchFacts, branchSwi
     fp: branch.fp,
     repeats: branch.repeats,
     ...verifyMemo(sameAnchor ? memory : undefined, branch),
+    // A hand-off under way (SPEC §4.24): its held stop is the process's; after a reload only the marker tells.
+    ...(branch.handOff === true ? { handOff: { held: sameAnchor ? memory.handOff?.held : undefined } } : {}),
   };
 }
 
@@ -212,7 +215,19 @@ function workWait(memory: Memory, input: DecideInput, open: number): Decision | 
  */
 export function decide(input: DecideInput): Decision {
   const decision = decideTurn(input);
+  const handed = decision.continue || input.turn.toolResults > 0 ? undefined : handOffNow(decision.memory, input);
+  if (handed) return { memory: { ...handed.memory, ending: false }, continue: true, marker: handed.marker, notices: decision.notices };
   return { ...decision, memory: { ...decision.memory, ending: input.turn.toolResults === 0 && !decision.continue } };
+}
+
+/**
+ * The hand-off continuation for a limit stop this settle decided (SPEC §4.24), when config `handOff` is
+ * on, nothing is queued and the stop would be recorded (not one already announced since the last continuation).
+ */
+export function handOffNow(memory: Memory, input: Pick<DecideInput, "handOff" | "list" | "limits" | "pendingMessages">): ReturnType<typeof handOff> {
+  const key = memory.pending && pendingKey(memory.pending);
+  if (key === undefined || memory.announced.includes(key)) return undefined;
+  return handOff(memory, { handOff: input.handOff === true, list: input.list, limits: input.limits, queued: input.pendingMessages });
 }
 
 function decideTurn(input: DecideInput): Decision {
@@ -221,6 +236,14 @@ function decideTurn(input: DecideInput): Decision {
   let memory = align(input.memory, input.branch, input.branchSwitched);
   // Every turn replaces the stop the run would end with: a later turn means the run went on.
   memory = { ...memory, pending: undefined, hadWork: memory.hadWork || open > 0, queued: input.pendingMessages };
+
+  // Under a hand-off (SPEC §4.24) every turn ends the run with the held limit stop: no continuation
+  // follows, a question in the reply is shown, not waited on, a tool call runs as pi runs it.
+  if (memory.handOff !== undefined) {
+    const held = heldStop(memory, limitReached(memory, limits, input.spend, open), open);
+    const next: Memory = { ...memory, hadWork: true, settleRun: turn.toolResults > 0 ? 0 : memory.settleRun };
+    return held ? noop({ ...next, last: held.reason, pending: held }) : noop(next);
+  }
 
   if (turn.toolResults > 0) {
     memory = { ...memory, settleRun: 0 };
@@ -299,14 +322,22 @@ export interface Settled {
  * line in the interactive transcript is the announcement, so no notification; a wait the block tool
  * started was announced by the tool call itself. `describe` is the English of a reason.
  */
+/** The `stopKey` of a pending stop, or undefined when its reason is no stop. */
+export function pendingKey(stop: PendingStop): string | undefined {
+  const kind = stopKind(stop.reason);
+  if (!kind) return undefined;
+  // stopKey names the limit only for a limit stop: a verification failure at a limit is still one verify-failed.
+  return stopKey(kind, stop.reason.kind === "limit" ? stop.reason.limit : undefined);
+}
+
 export function settle(memory: Memory, transcriptShown: boolean, describe: (reason: Reason) => string): Settled {
   const stop = memory.pending;
-  const cleared: Memory = { ...memory, pending: undefined };
+  // The run ended: a hand-off under it is over, whether or not its stop is recorded now.
+  const cleared: Memory = { ...memory, pending: undefined, handOff: undefined };
   const kind = stop && stopKind(stop.reason);
   if (!stop || !kind) return { memory: cleared, record: undefined, notice: undefined };
   const limit = stop.reason.kind === "limit" ? stop.reason.limit : stop.reason.kind === "verify-failed" ? stop.reason.limit?.limit : undefined;
-  // stopKey names the limit only for a limit stop: a verification failure at a limit is still one verify-failed.
-  const key = stopKey(kind, limit);
+  const key = pendingKey(stop) ?? kind;
   if (memory.announced.includes(key)) return { memory: cleared, record: undefined, notice: undefined };
   const record: StopRecord = {
     v: 1,
@@ -439,7 +470,7 @@ export function applyCommand(memory: Memory, command: Command, facts: CommandFac
       // A run starts now: it is not ending, so a second `continue` while it goes keeps nothing (0.4).
       const lifted: Memory = liftWait({ ...memory, paused: false, pending: undefined, adopted: true, kept: undefined, ending: false });
       const next: Memory = { ...lifted, round: memory.round + 1, hadWork: true, announced: [] };
-      const marker = list.kind === "list" ? markerFor(next, list, facts.limits, false) : stale ? rereadMarker(next, list, facts) : undefined;
+      const marker = list.kind === "list" ? { ...markerFor(next, list, facts.limits, false), by: "continue" as const } : stale ? rereadMarker(next, list, facts) : undefined;
       return done(next, { kind: "requested", started: true }, true, marker);
     }
     default:
@@ -463,6 +494,7 @@ function rereadMarker(memory: Memory, list: Extract<ListState, { kind: "out-of-d
     fp: memory.fp ?? null,
     repeats: memory.repeats,
     reread: true,
+    by: "continue",
     tool: facts.staleList?.tool ?? "todo",
     source: list.source,
   };

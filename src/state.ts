@@ -21,6 +21,8 @@ import { goesOn, messageText } from "./core/go-on.ts";
 import type { UnknownRecord } from "./core/record.ts";
 import { EMPTY_TRACK, trackAssistant, trackHumanMessage, trackResult } from "./core/reply.ts";
 import type { ReplyTrack } from "./core/reply.ts";
+import { EMPTY_RUN, runSoFar, trackMarker, trackProgress, trackSettle, trackSpend, usageOf } from "./core/report.ts";
+import type { RunTrack } from "./core/report.ts";
 
 export const MARKER_TYPE = "todo-loop:continue";
 export const STOP_TYPE = "todo-loop:stop";
@@ -112,6 +114,12 @@ export interface Snapshot {
   readonly work: number;
   /** The newest verification continuation's run under the anchor (from its marker's `details.verify`). */
   readonly verify: VerifyMemo | undefined;
+  /** What the continuations since the anchor, or the newest stop record under it, spent and changed (SPEC §7.2). */
+  readonly run: RunTrack;
+  /** The run the newest stop record under the anchor ended (its open continuation closed), if any. */
+  readonly lastRun: RunTrack | undefined;
+  /** The newest marker under the anchor is a hand-off and no stop was recorded since (SPEC §4.24). */
+  readonly handOff: boolean;
 }
 
 export const EMPTY_SNAPSHOT: Snapshot = {
@@ -149,6 +157,9 @@ export const EMPTY_SNAPSHOT: Snapshot = {
   repeats: 0,
   work: 0,
   verify: undefined,
+  run: EMPTY_RUN,
+  lastRun: undefined,
+  handOff: false,
 };
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -172,10 +183,6 @@ function isHumanMessage(entry: unknown): entry is SessionEntryLike {
   return isRecord(entry) && messageOf(entry)?.role === "user";
 }
 
-function finite(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
-}
-
 function count(value: unknown): number | undefined {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
 }
@@ -183,15 +190,6 @@ function count(value: unknown): number | undefined {
 function timeOf(entry: SessionEntryLike): number | undefined {
   const value = typeof entry.timestamp === "string" ? Date.parse(entry.timestamp) : Number.NaN;
   return Number.isFinite(value) ? value : undefined;
-}
-
-function usageOf(message: UnknownRecord): { tokens: number; cost: number } {
-  const usage = message.usage;
-  if (!isRecord(usage)) return { tokens: 0, cost: 0 };
-  const total = finite(usage.totalTokens);
-  const tokens = total || finite(usage.input) + finite(usage.output) + finite(usage.cacheRead) + finite(usage.cacheWrite);
-  const cost = isRecord(usage.cost) ? finite(usage.cost.total) : 0;
-  return { tokens, cost };
 }
 
 /** Text and thinking of an assistant message, for sources closed by what the model writes. */
@@ -299,6 +297,9 @@ function onHumanMessage(state: Mutable<Snapshot>, entry: SessionEntryLike, index
   state.repeats = 0;
   state.work = 0;
   state.verify = undefined;
+  state.run = EMPTY_RUN;
+  state.lastRun = undefined;
+  state.handOff = false;
 }
 
 /** Tool names of the list's own tool: its source's, or any todo tool's while no list is on the branch. */
@@ -331,7 +332,11 @@ function onToolResult(state: Mutable<Snapshot>, entry: SessionEntryLike, message
   if (callsListTool(message, state.list)) touched(state);
   // What the agent saw: the list as this result leaves it (its own list, or the one standing).
   const after = readList(entry) ?? state.list;
-  state.reply = trackResult(TOOL_TABLE, state.reply, message, after ? signature(after) : "");
+  // This result's own progress (the reply's is an "or" of every result's), for the continuation it belongs to (SPEC §7.2).
+  const before = state.reply.progress;
+  const next = trackResult(TOOL_TABLE, { ...state.reply, progress: false }, message, after ? signature(after) : "");
+  state.reply = before ? { ...next, progress: true } : next;
+  if (next.progress) state.run = trackProgress(state.run);
   const reason = blockReason(message);
   if (reason !== undefined) state.waiting = { reason, asked: false };
   if (madeThroughCodemode(message, state.list)) state.outOfDate = "codemode";
@@ -362,8 +367,21 @@ function addJudge(state: Mutable<Snapshot>, raw: unknown): void {
   state.judge = { calls: state.judge.calls + 1, tokens: state.judge.tokens + use.tokens, cost: state.judge.cost + use.cost };
 }
 
+/** The list's signature as the run's report compares it ("" without a list). */
+function listSignature(state: Snapshot): string {
+  return state.list ? signature(state.list) : "";
+}
+
+/** The run as it stands: its open continuation counted with what it changed so far (SPEC §7.2). */
+export function currentRun(snapshot: Snapshot): RunTrack {
+  return runSoFar(snapshot.run, snapshot.run.open ? listSignature(snapshot) : "");
+}
+
 function onMarker(state: Mutable<Snapshot>, entry: SessionEntryLike): void {
   const details = isRecord(entry.details) ? entry.details : {};
+  // Before the counters change: a continuation still open closes with what it did so far.
+  state.run = trackMarker(state.run, details, listSignature(state));
+  state.handOff = details.handOff === true;
   addJudge(state, details.judge);
   state.round = count(details.round) ?? state.round + 1;
   state.idle = count(details.idle) ?? 1;
@@ -433,6 +451,7 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
       const spent = usageOf(message);
       state.tokens += spent.tokens;
       state.cost += spent.cost;
+      state.run = trackSpend(state.run, spent);
       state.replyTime = timeOf(entry) ?? state.replyTime;
       state.listAtLastReply = state.list;
       state.reply = trackAssistant(state.reply, message);
@@ -443,6 +462,7 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
         // A source returns the list it was given when the reply closes nothing.
         if (state.list !== before) touched(state);
       }
+      if (state.reply.last && state.run.open) state.run = trackSettle(state.run, listSignature(state));
       return;
     }
     if (message.role === "toolResult") {
@@ -460,6 +480,10 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
     const shown = earlierShownBy(entry.data);
     if (shown !== undefined) state.earlierShown = shown;
     if (stop?.question !== undefined) state.waiting = { reason: stop.question, asked: true };
+    // A recorded stop ends the run: what follows under the message is another run (SPEC §7.2).
+    state.lastRun = currentRun(state);
+    state.run = EMPTY_RUN;
+    state.handOff = false;
     return;
   } else if (entry.type === "custom") {
     const action = controlAction(entry);

@@ -211,8 +211,13 @@ export interface FakePi extends PiLike {
   readonly sessionTreeHandlers: SessionTreeHandler[];
   readonly tools: RecordedTool[];
   readonly commands: Map<string, CommandOptionsLike>;
-  /** Every `appendEntry(customType, data)` call, in order. */
+  /**
+   * Every `appendEntry(customType, data)` call, in order; a stop record's `report` (SPEC §7.2) is kept
+   * apart in `reports`, so tests of the record's other fields do not restate the run's figures.
+   */
   readonly appended: AppendedEntry[];
+  /** The `report` of every stop record appended, in order. */
+  readonly reports: unknown[];
   /** Every `sendMessage(message, options)` call, in order. */
   readonly sent: SentMessage[];
   readonly messageRenderers: Map<string, MessageRendererLike>;
@@ -309,6 +314,7 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
   const tools: RecordedTool[] = [];
   const commands = new Map<string, CommandOptionsLike>();
   const appended: AppendedEntry[] = [];
+  const reports: unknown[] = [];
   const sent: SentMessage[] = [];
   const messageRenderers = new Map<string, MessageRendererLike>();
   const entryRenderers = new Map<string, EntryRendererLike>();
@@ -326,6 +332,7 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
     tools,
     commands,
     appended,
+    reports,
     sent,
     messageRenderers,
     entryRenderers,
@@ -373,7 +380,13 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
       return [...pi.allTools, ...own];
     },
     appendEntry(customType, data) {
-      appended.push({ customType, data });
+      if (customType === "todo-loop:stop" && typeof data === "object" && data !== null && "report" in data) {
+        const { report, ...rest } = data as Record<string, unknown>;
+        reports.push(report);
+        appended.push({ customType, data: rest });
+      } else {
+        appended.push({ customType, data });
+      }
       pi.session?.append({ type: "custom", customType, data, timestamp: now() });
     },
     sendMessage(message, messageOptions) {

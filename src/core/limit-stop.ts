@@ -219,7 +219,9 @@ export function limitWake(memory: Memory, facts: WakeFacts): Wake {
   }
   if (open === 0) return fixRunWake(memory, facts) ?? { kind: "none", why: "nothing-open" };
   if (list.kind !== "list") return { kind: "none", why: "nothing-open" };
-  return timerContinuation(memory, list, facts);
+  const next = timerContinuation(memory, list, facts);
+  // The report counts it as a resume after a limit (SPEC §7.2).
+  return next.kind === "continue" ? { ...next, marker: { ...next.marker, by: "resume" } } : next;
 }
 
 /**
@@ -264,6 +266,8 @@ function fixRunWake(memory: Memory, facts: WakeFacts): Wake | undefined {
     tool: undefined,
     source: undefined,
     output: memo.output,
+    // The report counts it as a resume after a limit (SPEC §7.2).
+    by: "resume",
   };
   return { kind: "continue", memory: next, marker };
 }

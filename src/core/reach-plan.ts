@@ -6,6 +6,7 @@
  */
 import type { NotifySetting, Reason } from "./types.ts";
 import type { ModeLike } from "./pi-shapes.ts";
+import type { RunReport } from "./report.ts";
 
 /** What the rule reads of a stop: its record's kind (every 0.3 kind) and whether it was an abort. */
 export interface StopFacts {
@@ -176,6 +177,8 @@ export interface StopPayload {
   /** null without a session file (`--no-session`). */
   readonly sessionFile: string | null;
   readonly cwd: string;
+  /** What the run's continuations spent and changed (SPEC §7.2). */
+  readonly report?: RunReport;
 }
 
 /** Characters of the payload's `detail`. */

@@ -339,6 +339,11 @@ export function rereadNudgeText(tool: string): string {
   return `Continue with the open tasks on your todo list. The list may have changed in a way this reminder cannot see: first use ${toolPhrase(tool)} to read the list, then update each task as you finish it. The user's latest instruction outranks this reminder.`;
 }
 
+/** The hand-off continuation's content (SPEC §4.24): one fixed text, no task text, no counters. */
+export function handOffNudgeText(): string {
+  return "You have reached the limit the user set for this todo loop. Stop working on the tasks and do not call any tools. Write a short hand-off for the user instead: what is done, what is left, and the next step.";
+}
+
 // ---- work in flight (SPEC §4.17) ------------------------------------------------------------------
 
 /** `background work still running after 210 minutes`: whole minutes from one on, two digits below. */
@@ -700,11 +705,13 @@ export interface ContinuationView {
   readonly open: number | undefined;
   readonly total: number | undefined;
   readonly cap: number | undefined;
+  /** The hand-off continuation past a limit (SPEC §4.24). */
+  readonly handOff?: boolean;
 }
 
 /** The words of a continuation's transcript line: `todo loop: continue 3/12 · 2 of 5 open`. Never the nudge. */
 export function continuationLine(view: ContinuationView): string {
-  const round = view.round === undefined ? "continue" : roundText(view.round, view.cap);
+  const round = view.handOff === true ? "hand-off" : view.round === undefined ? "continue" : roundText(view.round, view.cap);
   const open = view.open === undefined ? "" : view.total === undefined ? ` · ${view.open} open` : ` · ${view.open} of ${view.total} open`;
   return `todo loop: ${round}${open}`;
 }

@@ -6,6 +6,7 @@
 import type { TurnOutcome } from "./pi-shapes.ts";
 import type { ReplyFacts } from "./reply.ts";
 import type { ChildrenSetting } from "./child.ts";
+import type { RunReport } from "./report.ts";
 export type NoListWhy = "no-tool" | "unused" | "unreadable" | "emptied";
 /** Why the list is out of date: a change made through a codemode script, or one in a shape not read. */
 export type StaleWhy = "codemode" | "unreadable";
@@ -197,6 +198,11 @@ export interface Memory {
   readonly repeats: number;
   /** Verification runs under this anchor (SPEC §4.16); undefined = none yet. */
   readonly verify?: VerifyMemo | undefined;
+  /**
+   * A hand-off continuation was sent (SPEC §4.24): the limit stop it holds is the run's end at the next
+   * settle, whatever the reply does. `held` is undefined when rebuilt from the branch after a reload.
+   */
+  readonly handOff?: { readonly held: PendingStop | undefined } | undefined;
 }
 
 /** The newest verification run under the anchor: its result, and how much work the branch held then. */
@@ -230,6 +236,8 @@ export interface BranchFacts {
   readonly repeats: number;
   /** The newest verification marker's run under the anchor. */
   readonly verify?: VerifyMemo | undefined;
+  /** The newest marker under the anchor is a hand-off and no stop was recorded since (SPEC §4.24). */
+  readonly handOff?: boolean;
 }
 
 /** What the branch says about tasks open from an earlier message, under the newest human message (SPEC §4.15). */
@@ -318,6 +326,8 @@ export interface DecideInput {
   readonly otherWorkflow?: boolean;
   /** Work in flight this session waits on (SPEC §4.17); absent: none known. */
   readonly work?: WorkFacts;
+  /** Config `handOff` (SPEC §4.24): a limit stop sends one hand-off continuation first. */
+  readonly handOff?: boolean;
 }
 
 /** What the host knows of this session's work in flight at a settle (SPEC §4.17). */
@@ -363,6 +373,10 @@ export interface MarkerDetails {
   readonly work?: "wake" | "check-in";
   /** The judge was asked at this settle and did not hold it (SPEC §4.22): its call and usage. */
   readonly judge?: JudgeUse;
+  /** Who asked for a continuation that is no nudge at a settle: `/todoloop continue`, or the wake after a usage limit (SPEC §7.2). */
+  readonly by?: "continue" | "resume";
+  /** The one continuation past a limit: the agent writes what is done, what is left and the next step (SPEC §4.24). */
+  readonly handOff?: true;
 }
 
 /** A marker to append: its details plus the tool the nudge names (undefined: plan-mode's convention). */
@@ -394,6 +408,8 @@ export interface StopRecord {
   readonly waitMinutes?: number;
   /** An abort pi made while shutting down on SIGTERM or SIGHUP (SPEC §4.21): a resumed session asks about it. */
   readonly shutdown?: true;
+  /** What the run's continuations spent and changed (SPEC §7.2). */
+  readonly report?: RunReport;
 }
 
 export type Notice =
@@ -455,6 +471,8 @@ export interface Config extends Limits {
   readonly stopOnQuestion: boolean;
   /** Continuations and stops show as one line each in the interactive transcript. */
   readonly transcript: boolean;
+  /** A limit the person set that ends a run with tasks open sends one hand-off continuation first (SPEC §4.24). */
+  readonly handOff: boolean;
   /** Which announced stops reach a person who walked away (terminal notification, command hook). */
   readonly notify: NotifySetting;
   /** Program and arguments run (without a shell) for those stops; only from the user's own file. */

@@ -69,6 +69,7 @@ export function registerBoundaries(runtime: Runtime): void {
       spend: facts.spend,
       tools: facts.tools,
       earlierTasks: facts.config.earlierTasks,
+      handOff: facts.config.handOff,
       // Probed only at a settle, where a continuation could follow (SPEC §4.19).
       otherWorkflow: event.toolResults.length === 0 && runtime.workflow.otherDrives(ctx),
       // Work in flight matters only where a continuation could follow (SPEC §4.17).
@@ -120,8 +121,9 @@ export function registerBoundaries(runtime: Runtime): void {
       announceProblems(ctx, loaded.problems, loaded.config.verifyOff);
     }
     runtime.readControls(ctx, runtime.sessionOf(ctx));
-    if (!ctx.hasUI) return;
     const facts = runtime.gather(ctx);
+    // The state event goes out at session start in every mode (SPEC §4.25).
+    if (!ctx.hasUI) return runtime.publishState(ctx, facts, facts.memory, true);
     // Set (or clear) it whatever this new runtime's cache says: an RPC client keeps an earlier session's footer.
     runtime.setMemory(ctx, facts, facts.memory, true);
   }

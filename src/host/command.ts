@@ -17,6 +17,8 @@ import { CONTROL_TYPE } from "../state.ts";
 import { childLine, childOffReply, commandReplyText, judgeStatusText, sanitize, statusText } from "../core/text.ts";
 import { judgeProblem } from "./judge.ts";
 import { handleVerify, isVerifyCommand, VERIFY_COMPLETIONS, verifyStatusLines } from "./verify-command.ts";
+import { isReportCommand, REPORT_COMPLETION, showReport } from "./report-command.ts";
+import type { Memory } from "../core/types.ts";
 import { workStatus } from "./work.ts";
 
 const DESCRIPTIONS: Record<Command, string> = {
@@ -27,7 +29,7 @@ const DESCRIPTIONS: Record<Command, string> = {
   continue: "lift a pause or wait and go on now",
 };
 
-const USAGE = "Usage: /todoloop [status|pause|resume|reset|continue|verify [approve|forget]]";
+const USAGE = "Usage: /todoloop [status|pause|resume|reset|continue|report|verify [approve|forget]]";
 
 /** What `continue` needs besides the memory and whether the agent is idle (also when a kept consent fires). */
 export function commandFacts(facts: Facts): Omit<CommandFacts, "idle"> {
@@ -43,7 +45,7 @@ export function commandFacts(facts: Facts): Omit<CommandFacts, "idle"> {
 export function registerCommand(runtime: Runtime): void {
   const { pi } = runtime;
   pi.registerCommand("todoloop", {
-    description: "Todo loop: status | pause | resume | reset | continue | verify",
+    description: "Todo loop: status | pause | resume | reset | continue | report | verify",
     getArgumentCompletions(prefix) {
       const raw = typeof prefix === "string" ? prefix.toLowerCase() : "";
       const typed = raw.trim();
@@ -57,7 +59,8 @@ export function registerCommand(runtime: Runtime): void {
         description: DESCRIPTIONS[word],
       }));
       const verify = VERIFY_COMPLETIONS.filter((item) => item.value.startsWith(full ? `${typed} ` : typed));
-      const all = [...items, ...verify];
+      const report = !full && REPORT_COMPLETION.value.startsWith(typed) && typed !== REPORT_COMPLETION.value ? [REPORT_COMPLETION] : [];
+      const all = [...items, ...report, ...verify];
       return all.length > 0 ? all : null;
     },
     async handler(args, ctx) {
@@ -68,51 +71,16 @@ export function registerCommand(runtime: Runtime): void {
           await handleVerify(runtime, args, ctx);
           return;
         }
+        if (isReportCommand(args)) {
+          showReport(runtime, ctx);
+          return;
+        }
         const command = parseCommand(args);
         if (!command) {
           runtime.reach.answer(ctx, `todo loop: unknown sub-command "${sanitize(args, 40)}". ${USAGE}`, "error");
           return;
         }
-        const child = runtime.children.ruleOf(ctx);
-        if (child.child && runtime.conduct(ctx) === "off") {
-          // Nothing at all in this child: `/todoloop` says why, and no word records or starts anything.
-          runtime.notify(ctx, command === "status" ? `todo loop: off\n${childLine(child.why, "off")}` : childOffReply(child.why), "info");
-          return;
-        }
-        runtime.readControls(ctx, runtime.sessionOf(ctx));
-        const facts = runtime.gather(ctx);
-        const idle = typeof ctx.isIdle === "function" ? ctx.isIdle() : true;
-        const result = applyCommand(facts.memory, command, { ...commandFacts(facts), idle });
-        facts.session.memory = result.memory;
-        if (result.record) {
-          pi.appendEntry(CONTROL_TYPE, { v: 1, action: command, anchor: facts.memory.anchor });
-          facts.session.paused = result.memory.paused;
-        }
-        if (command === "status") {
-          const label = facts.snapshot.list ? sourceLabel(facts.snapshot.list.source) : undefined;
-          const hook = runtime.reach.statusLine();
-          runtime.reach.answer(ctx, statusText({
-            memory: result.memory,
-            list: facts.list,
-            sourceLabel: label,
-            spend: { ...facts.spend, minutes: minutesSince(facts.snapshot.anchorTime, Date.now()) },
-            limits: facts.config,
-            configFile: configPath(),
-            problems: facts.problems,
-            killSwitch: facts.killSwitch,
-            ...anchorOf(ctx, facts.memory.anchor, facts.snapshot.anchorTime),
-            configExists: configExists(),
-          }) + workStatus(runtime).map((line) => `\n${line}`).join("") + (hook ? `\n${hook}` : "") + (child.child ? `\n${childLine(child.why, runtime.conduct(ctx, facts.config))}` : "") + verifyStatusLines(ctx, facts.config) + judgeLines(facts), "info");
-        } else {
-          const open = facts.list.kind === "list" ? facts.list.open : 0;
-          runtime.reach.answer(ctx, commandReplyText(result.reply, { idle, open }), result.reply.kind === "cannot-continue" ? "warning" : "info");
-        }
-        runtime.refreshFooter(ctx, facts, result.memory);
-        if (result.marker) {
-          // The person's decision: no probe (SPEC §4.19); the run it starts holds the lock like any continuation.
-          pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
-          runtime.workflow.hold(ctx);
-        }
+        doWord(runtime, ctx, command, true);
       } catch (error) {
         runtime.failed(ctx, "/todoloop", error);
       }
@@ -127,6 +95,65 @@ function judgeLines(facts: Facts): string {
   if (model === null && judge.calls === 0) return "";
   const problem = judgeProblem(facts.session);
   return `\n${judgeStatusText(model ?? "(none now)", judge)}${problem ? `\n${problem}` : ""}`;
+}
+
+/** What a word did: the memory after it, and the line a refused `continue` answered with (a bus request's error). */
+export interface WordDone {
+  readonly facts: Facts;
+  readonly memory: Memory;
+  readonly refused: string | undefined;
+}
+
+/**
+ * One word, as `/todoloop` does it: applied to the memory, recorded as a control, its line shown
+ * (`show`: status shows the whole status, the other words their line), the footer, and a marker when
+ * `continue` starts a run. A bus request does the same (SPEC §4.25); its `status` shows nothing.
+ * Undefined in a child session where the loop is off: nothing is recorded or started there.
+ */
+export function doWord(runtime: Runtime, ctx: ContextLike, command: Command, show: boolean): WordDone | undefined {
+  const { pi } = runtime;
+  const child = runtime.children.ruleOf(ctx);
+  if (child.child && runtime.conduct(ctx) === "off") {
+    // Nothing at all in this child: `/todoloop` says why, and no word records or starts anything.
+    if (show) runtime.notify(ctx, command === "status" ? `todo loop: off\n${childLine(child.why, "off")}` : childOffReply(child.why), "info");
+    return undefined;
+  }
+  runtime.readControls(ctx, runtime.sessionOf(ctx));
+  const facts = runtime.gather(ctx);
+  const idle = typeof ctx.isIdle === "function" ? ctx.isIdle() : true;
+  const result = applyCommand(facts.memory, command, { ...commandFacts(facts), idle });
+  facts.session.memory = result.memory;
+  if (result.record) {
+    pi.appendEntry(CONTROL_TYPE, { v: 1, action: command, anchor: facts.memory.anchor });
+    facts.session.paused = result.memory.paused;
+  }
+  const open = facts.list.kind === "list" ? facts.list.open : 0;
+  const line = command === "status" ? undefined : commandReplyText(result.reply, { idle, open });
+  if (show && command === "status") {
+    const label = facts.snapshot.list ? sourceLabel(facts.snapshot.list.source) : undefined;
+    const hook = runtime.reach.statusLine();
+    runtime.reach.answer(ctx, statusText({
+      memory: result.memory,
+      list: facts.list,
+      sourceLabel: label,
+      spend: { ...facts.spend, minutes: minutesSince(facts.snapshot.anchorTime, Date.now()) },
+      limits: facts.config,
+      configFile: configPath(),
+      problems: facts.problems,
+      killSwitch: facts.killSwitch,
+      ...anchorOf(ctx, facts.memory.anchor, facts.snapshot.anchorTime),
+      configExists: configExists(),
+    }) + workStatus(runtime).map((entry) => `\n${entry}`).join("") + (hook ? `\n${hook}` : "") + (child.child ? `\n${childLine(child.why, runtime.conduct(ctx, facts.config))}` : "") + verifyStatusLines(ctx, facts.config) + judgeLines(facts), "info");
+  } else if (show && line !== undefined) {
+    runtime.reach.answer(ctx, line, result.reply.kind === "cannot-continue" ? "warning" : "info");
+  }
+  runtime.refreshFooter(ctx, facts, result.memory);
+  if (result.marker) {
+    // The person's decision: no probe (SPEC §4.19); the run it starts holds the lock like any continuation.
+    pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
+    runtime.workflow.hold(ctx);
+  }
+  return { facts, memory: result.memory, refused: result.reply.kind === "cannot-continue" ? line : undefined };
 }
 
 function configExists(): boolean | undefined {

@@ -9,6 +9,8 @@ import { isRecord } from "../core/record.ts";
 import { MARKER_TYPE, STOP_TYPE } from "../state.ts";
 import { commandName, continuationLine, sanitize, secondsText, stopLine } from "../core/text.ts";
 import type { ContinuationView } from "../core/text.ts";
+import { readReport, spentAnything } from "../core/report.ts";
+import { reportLine } from "../core/text-report.ts";
 
 export const CONTINUE_MARK = "↻";
 export const STOP_MARK = "■";
@@ -30,17 +32,36 @@ export function registerRenderers(pi: PiLike, transcript: () => boolean): void {
   });
   pi.registerEntryRenderer(STOP_TYPE, (entry, _options, theme) => {
     if (!transcriptOn(transcript)) return undefined;
-    const stop = stopView(entry.data);
-    const mark = verifyMark(entry.data);
-    // A clear list that hands the testing to the person needs them (SPEC §4.23): drawn as such stops are.
-    if (stop.handsOver) return line(PAD, [["warning", `${mark === PASS_MARK ? PASS_MARK : STOP_MARK} ${stopLine(stop.reason)}`]], theme);
-    if (mark === PASS_MARK) return line(PAD, [["accent", PASS_MARK], ["dim", ` ${stopLine(stop.reason)}`]], theme);
-    if (mark === FAIL_MARK) return line(PAD, [["warning", `${FAIL_MARK} ${stopLine(stop.reason)}`]], theme);
-    if (stop.clear) return line(PAD, [["accent", STOP_MARK], ["dim", ` ${stopLine(stop.reason)}`]], theme);
-    // Tasks from an earlier message: a note, not a warning (SPEC §4.15).
-    if (stop.earlier) return line(PAD, [["dim", `${STOP_MARK} ${stopLine(stop.reason)}`]], theme);
-    return line(PAD, [["warning", `${STOP_MARK} ${stopLine(stop.reason)}`]], theme);
+    const stopRow = stopComponent(entry.data, theme);
+    // What the run's continuations spent, one dim line under the stop, when anything was spent (SPEC §7.2).
+    const report = readReport(isRecord(entry.data) ? entry.data.report : undefined);
+    if (!report || !spentAnything(report)) return stopRow;
+    return stacked([stopRow, line(PAD + 2, [["dim", reportLine(report)]], theme)]);
   });
+}
+
+/** The stop's own line: ✓ verified, ✗ a failed check, ■ otherwise (dim for a clear list and an earlier message's tasks). */
+function stopComponent(data: unknown, theme: ThemeLike): ComponentLike {
+  const stop = stopView(data);
+  const mark = verifyMark(data);
+  // A clear list that hands the testing to the person needs them (SPEC §4.23): drawn as such stops are.
+  if (stop.handsOver) return line(PAD, [["warning", `${mark === PASS_MARK ? PASS_MARK : STOP_MARK} ${stopLine(stop.reason)}`]], theme);
+  if (mark === PASS_MARK) return line(PAD, [["accent", PASS_MARK], ["dim", ` ${stopLine(stop.reason)}`]], theme);
+  if (mark === FAIL_MARK) return line(PAD, [["warning", `${FAIL_MARK} ${stopLine(stop.reason)}`]], theme);
+  if (stop.clear) return line(PAD, [["accent", STOP_MARK], ["dim", ` ${stopLine(stop.reason)}`]], theme);
+  // Tasks from an earlier message: a note, not a warning (SPEC §4.15).
+  if (stop.earlier) return line(PAD, [["dim", `${STOP_MARK} ${stopLine(stop.reason)}`]], theme);
+  return line(PAD, [["warning", `${STOP_MARK} ${stopLine(stop.reason)}`]], theme);
+}
+
+/** Components one under the other. */
+function stacked(parts: readonly ComponentLike[]): ComponentLike {
+  return {
+    render: (width: number) => parts.flatMap((part) => part.render(width)),
+    invalidate: () => {
+      for (const part of parts) part.invalidate();
+    },
+  };
 }
 
 function transcriptOn(transcript: () => boolean): boolean {
@@ -66,6 +87,7 @@ export function continuationView(details: unknown): ContinuationView {
     open,
     total: open !== undefined && total !== undefined && total >= open ? total : undefined,
     cap: cap !== undefined && cap > 0 ? cap : undefined,
+    ...(details.handOff === true ? { handOff: true } : {}),
   };
 }
 

@@ -5,13 +5,17 @@
  * usage-limit step (`runtime.limitStep`), `settle()`, the memory write, the stop record, the notice, the
  * footer and reaching a person (`io/notify.ts`). Nothing here decides: `settle()` does.
  */
-import { settle } from "../loop.ts";
-import type { Config, StopRecord } from "../core/types.ts";
+import { handOffNow, settle } from "../loop.ts";
+import type { Config, Memory, StopRecord } from "../core/types.ts";
 import type { ContextLike } from "../core/pi-shapes.ts";
 import { describeNotice, describeReason } from "../core/text.ts";
 import { configPath } from "../io/paths.ts";
-import { STOP_TYPE } from "../state.ts";
-import { transcriptShown } from "./runtime.ts";
+import { currentRun, STOP_TYPE } from "../state.ts";
+import { runReport, stopRanVerify } from "../core/report.ts";
+import type { RunReport } from "../core/report.ts";
+import { minutesSince } from "../core/stops.ts";
+import type { Reason } from "../core/types.ts";
+import { markerMessage, transcriptShown } from "./runtime.ts";
 import type { Runtime, SessionState } from "./runtime.ts";
 
 /** Where a run ends: pi settled, a timer decided a stop, or verification recorded its stop inside `turn_end`. */
@@ -56,10 +60,14 @@ export function endRun(runtime: Runtime, ctx: ContextLike, session: SessionState
   }
   // A provider error that is a usage limit ends the run as a wait, not an error (SPEC §4.20).
   const memory = runtime.limitStep.atSettle(ctx, session.memory, config);
+  // A limit a timer or a headless hold met: the hand-off turn first, when the person asked for one (SPEC §4.24).
+  if (at !== "turn" && handOffFirst(runtime, ctx, memory, config)) return { record: undefined, reached: NOT_REACHED };
   const ended = memory.pending?.reason;
   const settled = settle(memory, transcriptShown(ctx, config), describeReason);
   session.memory = settled.memory;
-  const record = settled.record && runtime.limitStep.atRecord(ctx, settled.record, ended);
+  // The record and the event carry the run's report, read from the branch as it stands (SPEC §7.2).
+  const reported = settled.record && { ...settled.record, report: reportNow(runtime, ctx, ended) };
+  const record = reported && runtime.limitStep.atRecord(ctx, reported, ended);
   if (record && steps.append) runtime.pi.appendEntry(STOP_TYPE, record);
   if (!steps.announce) return { record, reached: NOT_REACHED };
   if (settled.notice) {
@@ -70,5 +78,27 @@ export function endRun(runtime: Runtime, ctx: ContextLike, session: SessionState
   const total = settled.record ? (after?.snapshot.list?.tasks.length ?? 0) : 0;
   // The run really ended: the footer now names the stop instead of the running count.
   if (after) runtime.refreshFooter(ctx, after, settled.memory);
-  return { record, reached: runtime.reach.settled(ctx, config, { ended, record: settled.record, total }) };
+  return { record, reached: runtime.reach.settled(ctx, config, { ended, record: reported, total }) };
+}
+
+/**
+ * Sends the hand-off continuation for the pending limit stop instead of ending the run, when `handOff`
+ * says so (`handOffNow`); `turn_end` already did it for the stops it decided. Not while another workflow drives.
+ */
+function handOffFirst(runtime: Runtime, ctx: ContextLike, memory: Memory, config: Config): boolean {
+  if (!config.handOff) return false;
+  const facts = runtime.gather(ctx);
+  const queued = typeof ctx.hasPendingMessages === "function" && ctx.hasPendingMessages();
+  const handed = handOffNow(memory, { handOff: true, list: facts.list, limits: config, pendingMessages: queued });
+  if (!handed || runtime.workflow.otherDrives(ctx)) return false;
+  runtime.setMemory(ctx, facts, handed.memory);
+  runtime.pi.sendMessage(markerMessage(handed.marker, config.transcript), { triggerTurn: true });
+  runtime.workflow.hold(ctx);
+  return true;
+}
+
+/** The report of the run ending now: its continuations from the branch, minutes from the person's message to now. */
+function reportNow(runtime: Runtime, ctx: ContextLike, ended: Reason | undefined): RunReport {
+  const { snapshot } = runtime.gather(ctx);
+  return runReport(currentRun(snapshot), { minutes: minutesSince(snapshot.anchorTime, Date.now()), verifyRan: stopRanVerify(ended) });
 }

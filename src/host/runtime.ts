@@ -15,7 +15,9 @@ import { createBranchReader, listState, MARKER_TYPE, sessionPaused } from "../st
 import type { BranchReader, Snapshot } from "../state.ts";
 import { createReach, processIo } from "../io/notify.ts";
 import type { Reach, ReachIo } from "../io/notify.ts";
-import { checkInNudgeText, footerText, nudgeText, OFF_FOOTER, rereadNudgeText, sanitize, verifyNudgeText, wakeNudgeText } from "../core/text.ts";
+import { checkInNudgeText, footerText, handOffNudgeText, nudgeText, OFF_FOOTER, rereadNudgeText, sanitize, verifyNudgeText, wakeNudgeText } from "../core/text.ts";
+import { busState, STATE_EVENT, stateKey } from "../core/bus.ts";
+import type { BusState } from "../core/bus.ts";
 import { createChildren } from "./children.ts";
 import type { Children } from "./children.ts";
 import type { ChildConduct } from "../core/child.ts";
@@ -33,6 +35,10 @@ export interface SessionState {
    * on a tree change and on a command (never per turn); undefined until read.
    */
   paused: boolean | undefined;
+  /** The last `todo-loop:state` emitted for this session (its `stateKey`): the event goes out on a change only. */
+  published?: string | undefined;
+  /** That state said `off` (the kill switch): the next hook without the switch publishes the real state. */
+  publishedOff?: boolean | undefined;
 }
 
 /** Everything one decision reads, gathered once. */
@@ -69,6 +75,16 @@ export interface Runtime {
   refreshFooter(ctx: ContextLike, facts: Facts, memory: Memory, force?: boolean): void;
   /** The session's memory is now `memory`, and the footer shows it. */
   setMemory(ctx: ContextLike, facts: Facts, memory: Memory, force?: boolean): void;
+  /**
+   * Emits `todo-loop:state` (SPEC §4.25) for the facts and memory the footer shows, in every mode, when
+   * it changed since the last one for this session (or `force`: session start). `refreshFooter` and
+   * `setMemory` call it; a footer drawn without facts (the kill switch's) calls it with `off`.
+   */
+  publishState(ctx: ContextLike, facts: Facts, memory: Memory, force?: boolean): void;
+  /** The `todo-loop:state` content for the facts and a memory (what `publishState` emits, what a bus reply carries). */
+  stateOf(ctx: ContextLike, facts: Facts, memory: Memory): BusState;
+  /** The session file's id ("" without one). */
+  sessionId(ctx: ContextLike): string;
   /**
    * The usage-limit step of a run's end (SPEC §4.20, §4.21), applied by `run-end.ts` wherever a run ends,
    * and the kill switch's cancel of a wait, applied wherever a hook or a command sees the switch.
@@ -137,6 +153,7 @@ export function markerMessage(marker: MarkerDraft, display: boolean): CustomMess
     ? verifyNudgeText(output)
     : details.reread === true
     ? rereadNudgeText(tool ?? "todo")
+    : details.handOff === true ? handOffNudgeText()
     : details.work === "wake" ? wakeNudgeText(tool) : details.work === "check-in" ? checkInNudgeText(tool) : nudgeText(tool, details.hint);
   return { customType: MARKER_TYPE, content, display, details };
 }
@@ -165,6 +182,7 @@ export function branchFacts(snapshot: Snapshot): BranchFacts {
     fp: snapshot.fp,
     repeats: snapshot.repeats,
     verify: snapshot.verify,
+    handOff: snapshot.handOff,
   };
 }
 
@@ -291,6 +309,23 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
     return footerText(memory, facts.list, facts.config, facts.killSwitch);
   }
 
+  function stateOf(ctx: ContextLike, facts: Facts, memory: Memory): BusState {
+    return busState({ session: sessionId(ctx), memory, list: facts.list, limits: facts.config, off: facts.killSwitch !== undefined || conduct(ctx, facts.config) === "off" });
+  }
+
+  function publishState(ctx: ContextLike, facts: Facts, memory: Memory, force = false): void {
+    try {
+      const state = stateOf(ctx, facts, memory);
+      const key = stateKey(state);
+      if (facts.session.published === key && !force) return;
+      facts.session.published = key;
+      facts.session.publishedOff = state.mode === "off";
+      pi.events?.emit(STATE_EVENT, state);
+    } catch {
+      // A listener's failure is its own; the footer and the turn go on.
+    }
+  }
+
   const runtime: Runtime = {
     pi,
     children,
@@ -308,11 +343,16 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
     showFooter,
     refreshFooter(ctx, facts, memory, force = false) {
       showFooter(ctx, facts.session, footerFor(facts, memory), force);
+      publishState(ctx, facts, memory, force);
     },
     setMemory(ctx, facts, memory, force = false) {
       facts.session.memory = memory;
       showFooter(ctx, facts.session, footerFor(facts, memory), force);
+      publishState(ctx, facts, memory, force);
     },
+    publishState,
+    stateOf,
+    sessionId,
     limitStep: NO_LIMIT_STEP,
     reach: createReach(pi, io, (ctx) => conduct(ctx) !== "normal"),
     readControls(ctx, session) {
@@ -324,13 +364,16 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
     followSwitch(ctx) {
       const off = killSwitch(ctx.cwd);
       if (off !== undefined) runtime.limitStep.switchSeen(ctx);
-      if (!ctx.hasUI) return off;
       const session = sessionOf(ctx);
       // With the switch: `todo loop off` while tasks are open, whatever the footer showed (nothing, for a
       // list written under the switch; a stale count). Without it: the real state once more (SPEC 0.5 §7).
-      if (off !== undefined ? session.footer !== OFF_FOOTER : session.footer === OFF_FOOTER) {
+      const redraw = ctx.hasUI && (off !== undefined ? session.footer !== OFF_FOOTER : session.footer === OFF_FOOTER);
+      // Other extensions hear the switch too (SPEC §4.25): `off` once, the real state again once it is gone.
+      const republish = off !== undefined ? session.publishedOff !== true : session.publishedOff === true;
+      if (redraw || republish) {
         const facts = gather(ctx, { killSwitch: off });
-        showFooter(ctx, session, footerFor(facts, facts.memory));
+        if (redraw) showFooter(ctx, session, footerFor(facts, facts.memory));
+        publishState(ctx, facts, facts.memory);
       }
       return off;
     },

@@ -11,6 +11,8 @@ import { endTrackedGroups } from "../io/groups.ts";
 import type { ContextLike, EntryDraft, PiLike, TurnEndEventLike, TurnEndResultLike } from "../core/pi-shapes.ts";
 import type { Facts, Runtime } from "./runtime.ts";
 import { endRun } from "./run-end.ts";
+import { markerMessage } from "./runtime.ts";
+import { handOffNow } from "../loop.ts";
 import { MARKER_TYPE, STOP_TYPE } from "../state.ts";
 import { OFF_FOOTER, verifyingFooter, verifyNudgeText } from "../core/text.ts";
 import { killSwitch } from "../io/paths.ts";
@@ -96,6 +98,13 @@ export async function verifyAtSettle(runtime: Runtime, ctx: ContextLike, event: 
       display: facts.config.transcript,
       details: judged.marker.details,
     };
+    return { entries: [...event.entries, marker], continue: true };
+  }
+  // A verification that ran out of runs or met a limit hands off first when the person asked for it (SPEC §4.24).
+  const handed = judged.recordNow ? undefined : handOffNow(judged.memory, { handOff: facts.config.handOff, list: facts.list, limits: facts.config, pendingMessages: queuedNow(ctx, queued) });
+  if (handed && !paused) {
+    runtime.setMemory(ctx, facts, handed.memory);
+    const marker: EntryDraft = { type: "custom_message", ...markerMessage(handed.marker, facts.config.transcript) };
     return { entries: [...event.entries, marker], continue: true };
   }
   if (judged.recordNow) {

@@ -236,6 +236,7 @@ export function createReach(pi: PiLike, io: ReachIo = processIo, quiet: (ctx: Co
         needsYou: plan.needsYou,
         ...sessionOf(ctx),
         cwd: ctx.cwd,
+        ...(record.report ? { report: record.report } : {}),
       };
       const text = reachText(reason, payload.open, payload.total);
       try {

@@ -41,6 +41,7 @@ test("parseConfig: nothing to parse means the defaults (limits off, three idle r
     maxRepeats: 3,
     stopOnQuestion: true,
     transcript: true,
+    handOff: false,
     notify: "needs-you",
     notifyCommand: null,
     exitCode: null,
@@ -307,7 +308,7 @@ test("parseConfig: a long string value is quoted in the problem by its first 20 
 });
 
 test("parseConfig: an unknown key's problem with no known key near it lists every known key, and quotes the key by its first 40 characters", () => {
-  const known = "maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, maxStuckReplies, maxRepeats, stopOnQuestion, transcript, notify, notifyCommand, exitCode, earlierTasks, verify, maxLimitWaitMinutes, children, checkInMinutes, judge, judgeThreshold, judgeTimeoutSeconds";
+  const known = "maxRounds, maxTokens, maxCost, maxMinutes, maxIdleReplies, maxStuckReplies, maxRepeats, stopOnQuestion, transcript, handOff, notify, notifyCommand, exitCode, earlierTasks, verify, maxLimitWaitMinutes, children, checkInMinutes, judge, judgeThreshold, judgeTimeoutSeconds";
   assert.deepEqual(parseConfig({ frobnicate: 3 }).problems, [`unknown key "frobnicate" ignored (known: ${known})`]);
   const key = `${"k".repeat(40)}${"z".repeat(10)}`;
   assert.deepEqual(parseConfig({ [key]: 1 }).problems, [`unknown key "${"k".repeat(40)}" ignored (known: ${known})`]);

@@ -488,14 +488,15 @@ test("wiring: agent_settled emits todo-loop:stop with the payload for an announc
     for (const draft of result?.entries ?? []) if (builders.isEntry(draft)) session.append(draft);
   }
   await pi.fireAgentSettled({ type: "agent_settled", aborted: false }, ctx);
-  // The settles' workflow:mutex:v1 probes share the bus; the stop is the one event on its own channel.
-  const stops = emitted.filter((item) => (item as { channel: string }).channel !== "workflow:mutex:v1");
+  // The settles' workflow:mutex:v1 probes and todo-loop:state (SPEC §4.25) share the bus; the stop is the one event on its own channel.
+  const stops = emitted.filter((item) => (item as { channel: string }).channel === "todo-loop:stop");
   assert.equal(stops.length, 1);
   const { channel, data } = stops[0] as { channel: string; data: StopPayload };
   assert.equal(channel, "todo-loop:stop");
-  assert.deepEqual({ ...data, cwd: "" }, {
+  assert.equal(data.report?.continuations, 2, "the run's report rides along (SPEC §7.2)");
+  assert.deepEqual({ ...data, cwd: "", report: undefined }, {
     v: 1, kind: "idle", reason: "stopped: the agent stopped 3 times in a row without doing anything", detail: null,
-    open: 2, total: 2, round: 2, needsYou: true, sessionId: "session-1", sessionFile: null, cwd: "",
+    open: 2, total: 2, round: 2, needsYou: true, sessionId: "session-1", sessionFile: null, cwd: "", report: undefined,
   });
 });
 

@@ -66,7 +66,7 @@ test("/todoloop continue while another extension's agent_before_settle still hol
     const [anchor] = userMessageIds(entries);
     checkInvariants(box, { script, taskTexts: TASKS });
     assert.equal(requests(box).length, 4, "one more run: the continuation, the finishing turn and the last reply");
-    assert.deepEqual(markerDetails(entries), [{ v: 1, round: 1, anchor, open: 2, total: 2, cap: null, hint: false, idle: 0, stale: 0, stuck: 0, fp: null, repeats: 0 }], "exactly one marker, the kept consent's");
+    assert.deepEqual(markerDetails(entries), [{ v: 1, round: 1, anchor, open: 2, total: 2, cap: null, hint: false, idle: 0, stale: 0, stuck: 0, fp: null, repeats: 0, by: "continue" }], "exactly one marker, the kept consent's");
     assert.deepEqual(controlData(entries).map((control) => control.action), ["pause", "continue"], "the continue is recorded once, when it came");
     assert.deepEqual(stopData(entries).map((stop) => stop.kind), ["clear"]);
     assert.deepEqual(loopNotifies(rpc.notifies).filter((notify) => !notify.message.startsWith("todo loop: paused")), [BUSY, CONTINUING, { message: "todo loop stopped: list is clear", notifyType: "info" }]);
@@ -149,7 +149,7 @@ test("/todoloop continue on an out-of-date list (a todo call from a codemode scr
     const reread = textOf(found[0]?.content);
     assert.match(reread, /first use the todo tool to read the list/, reread);
     for (const subject of TASKS) assert.ok(!reread.includes(subject), "no task text");
-    assert.deepEqual(found[0]?.details, { v: 1, round: 1, anchor, open: 2, total: 2, cap: null, hint: false, idle: 0, stale: 0, stuck: 0, fp: null, repeats: 0, reread: true });
+    assert.deepEqual(found[0]?.details, { v: 1, round: 1, anchor, open: 2, total: 2, cap: null, hint: false, idle: 0, stale: 0, stuck: 0, fp: null, repeats: 0, reread: true, by: "continue" });
     assert.equal((found[1]?.details as { open?: number } | undefined)?.open, 1, "the list read again: one task open");
     assert.deepEqual(stopData(entries).map((stop) => stop.kind), ["out-of-date", "clear"]);
   }, { extensions: extensionArgs(["builtin:codemode"], { todo: RPIV_TODO }), args: ["--tools", "+codemode"] });

@@ -50,7 +50,7 @@ test("/todoloop continue after a maxRounds stop, the limit unchanged: exactly on
     assert.ok(isNudge(lastMessage(requests(box)[3])), "it ends with the nudge");
     assert.deepEqual(markerDetails(entries).map(withoutFingerprint), [
       { v: 1, round: 1, anchor, open: 2, total: 2, cap: 1, hint: false, idle: 1, stale: 0, stuck: 0, repeats: 1 },
-      { v: 1, round: 2, anchor, open: 2, total: 2, cap: 1, hint: false, idle: 2, stale: 1, stuck: 1, repeats: 1 },
+      { v: 1, round: 2, anchor, open: 2, total: 2, cap: 1, hint: false, idle: 2, stale: 1, stuck: 1, repeats: 1, by: "continue" },
     ], "the continue marker counts as a round and keeps the counters");
     assert.deepEqual(stopData(entries), [
       { v: 1, kind: "limit", limit: "maxRounds", reason: first, round: 1, open: 2, anchor },

@@ -33,6 +33,7 @@ import {
   PLAN_TWO as plan,
   FINISH_TWO as finish,
   withoutFingerprint,
+  withoutReport,
 } from "./harness.ts";
 import type { EntryRecord, Sandbox, ScriptStep } from "./harness.ts";
 import { UNKNOWN_SHAPE_TODO } from "./stand-ins/paths.ts";
@@ -91,7 +92,7 @@ test("pi --mode json: markers and the stop record are in the session file and on
     const appended = (run: typeof first, customType: string) =>
       run.events.filter((event) => event.type === "entry_appended" && (event.entry as EntryRecord | undefined)?.customType === customType);
     assert.equal(appended(first, MARKER_TYPE).length, 1, "the marker is on the JSON event stream");
-    assert.deepEqual(appended(first, STOP_TYPE).map((event) => (event.entry as EntryRecord).data), [
+    assert.deepEqual(appended(first, STOP_TYPE).map((event) => withoutReport((event.entry as EntryRecord).data)), [
       { v: 1, kind: "outcome", reason: "stopped: turn outcome was error", round: 1, open: 2, anchor: userMessageIds(sessionEntries(box))[0] },
     ]);
 

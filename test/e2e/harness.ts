@@ -323,9 +323,20 @@ export interface StopData {
   anchor: string;
 }
 
-/** The `data` of every stop record, in order. */
+/** A stop record's `data` without the run's `report` (its figures are pinned by test/e2e/report.test.ts). */
+export function withoutReport(data: unknown): StopData {
+  const { report: _report, ...rest } = data as StopData & { report?: unknown };
+  return rest;
+}
+
+/** The `data` of every stop record, in order, without the run's `report`. */
 export function stopData(entries: readonly EntryRecord[]): StopData[] {
-  return stops(entries).map((entry) => entry.data as StopData);
+  return stops(entries).map((entry) => withoutReport(entry.data));
+}
+
+/** The `report` of every stop record, in order (SPEC §7.2). */
+export function stopReports(entries: readonly EntryRecord[]): unknown[] {
+  return stops(entries).map((entry) => (entry.data as { report?: unknown }).report);
 }
 
 /** The `reason` of every stop record, in order. */
@@ -478,6 +489,8 @@ export interface RpcSession {
   steer(text: string): Promise<string>;
   waitSettled(): Promise<void>;
   getEntries(): Promise<EntryRecord[]>;
+  /** What pi wrote on stderr so far. */
+  stderr(): string;
   stop(): Promise<void>;
 }
 
@@ -637,6 +650,7 @@ export async function startRpc(box: Sandbox, options: RpcOptions = {}): Promise<
     async getEntries(): Promise<EntryRecord[]> {
       return (await client.getEntries()).entries;
     },
+    stderr: () => stderr,
     stop,
   };
 }

@@ -79,7 +79,8 @@ test("RPC: a 429 with tasks open is a limit-wait with resumeAt, announced once w
     const recordedAt = Date.parse(record.entry.timestamp ?? "");
     assert.ok(Math.abs(resumeAt - recordedAt - WAIT_MS) < 1000, `resumeAt ${record.data.resumeAt} is the wait after the record (${record.entry.timestamp})`);
     const reason = `waiting for the usage limit: continuing at ${clock(resumeAt)} (in under a minute) · /todoloop pause to cancel`;
-    assert.deepEqual(record.data, { v: 1, kind: "limit-wait", reason, round: 1, open: 2, anchor, resumeAt: record.data.resumeAt, waitMinutes: CAP });
+    const { report: _report, ...data } = record.data as WaitData & { report?: unknown };
+    assert.deepEqual(data, { v: 1, kind: "limit-wait", reason, round: 1, open: 2, anchor, resumeAt: record.data.resumeAt, waitMinutes: CAP });
     assert.equal(requests(box).length, 3, "no request while waiting");
     assert.deepEqual(loopNotifies(rpc.notifies), [{ message: `todo loop ${reason}`, notifyType: "warning" }]);
     assert.ok(footers(rpc.statuses).includes(`todo loop: resumes at ${clock(resumeAt)} · todo 2 of 2 open`), JSON.stringify(footers(rpc.statuses)));
@@ -175,7 +176,9 @@ test("RPC: when the waits reach maxLimitWaitMinutes the loop gives up: stopped: 
     const records = waitRecords(entries).map((record) => record.data);
     assert.equal(records.length, 2);
     assert.equal(records[0]?.waitMinutes, CAP);
-    assert.deepEqual(records[1], { v: 1, kind: "limit-wait", reason: "stopped: still rate limited after 0.05 minutes", round: 1, open: 2, anchor });
+    const { report, ...gaveUp } = records[1] as WaitData & { report?: { byKind?: Record<string, number>; changed?: number } };
+    assert.deepEqual(gaveUp, { v: 1, kind: "limit-wait", reason: "stopped: still rate limited after 0.05 minutes", round: 1, open: 2, anchor });
+    assert.deepEqual([report?.byKind?.resume, report?.changed], [1, 0], "the wake is a resume that changed nothing (its reply hit the limit again)");
     assert.equal(requests(box).length, 3, "no third attempt");
     assert.equal(markers(entries).length, 1);
     assert.equal(loopNotifies(rpc.notifies).at(-1)?.message, "todo loop stopped: still rate limited after 0.05 minutes");

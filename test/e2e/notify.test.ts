@@ -108,7 +108,8 @@ test("pi -p: an idle stop runs notifyCommand with the payload as its last argume
     const run = await runPi(box, printArgs(box, "-p"));
     assert.equal(run.code, 0, run.stderr);
     assert.ok(existsSync(hook.argFile), "the hook ran to its end before pi exited");
-    const payload = JSON.parse(readFileSync(hook.argFile, "utf8")) as Record<string, unknown>;
+    const { report, ...payload } = JSON.parse(readFileSync(hook.argFile, "utf8")) as Record<string, unknown>;
+    assert.equal((report as { continuations?: unknown } | undefined)?.continuations, 2, "the run's report rides along (SPEC §7.2)");
     assert.deepEqual(payload, {
       v: 1,
       kind: "idle",

@@ -75,7 +75,7 @@ test("/todoloop reset clears the counters of the current message; an unknown sub
     const unknown = await rpc.command("frobnicate");
     assert.equal(unknown.length, 1);
     assert.equal(unknown[0]?.notifyType, "error");
-    line(unknown[0]?.message, /unknown sub-command "frobnicate"\. Usage: \/todoloop \[status\|pause\|resume\|reset\|continue\|verify \[approve\|forget\]\]$/);
+    line(unknown[0]?.message, /unknown sub-command "frobnicate"\. Usage: \/todoloop \[status\|pause\|resume\|reset\|continue\|report\|verify \[approve\|forget\]\]$/);
     checkInvariants(box, { script, taskTexts: ["Alpha task", "Beta task"] });
   });
 });

@@ -24,6 +24,7 @@ import {
   stopData,
   userMessageIds,
   withRpc,
+  withoutReport,
   TWO_TASKS as TASKS,
   PLAN_TWO as plan,
   FINISH_TWO as finish,
@@ -92,7 +93,7 @@ function stopOnStream(events: ReadonlyArray<Record<string, unknown>>): { data: u
   const types = events.map((event) => (event.type === "entry_appended" && (event.entry as EntryRecord | undefined)?.customType === STOP_TYPE ? "stop" : event.type));
   const data = events
     .filter((event) => event.type === "entry_appended" && (event.entry as EntryRecord | undefined)?.customType === STOP_TYPE)
-    .map((event) => (event.entry as EntryRecord).data);
+    .map((event) => withoutReport((event.entry as EntryRecord).data));
   return { data, afterAgentEnd: types.indexOf("stop") > types.lastIndexOf("agent_end"), settled: types.filter((type) => type === "agent_settled").length };
 }
 

@@ -118,7 +118,7 @@ test("/todoloop continue with open tasks and an idle agent sends one marker with
   assert.deepEqual(h.takeNotes(), [{ message: "todo loop: continuing at your request", type: "info" }]);
   assert.deepEqual(h.pi.sent, [
     {
-      message: { customType: "todo-loop:continue", content: nudgeText("todo", false), display: true, details: markerDetails({ round: 2, idle: 1, stale: 0, fp: FIRST_FP }) },
+      message: { customType: "todo-loop:continue", content: nudgeText("todo", false), display: true, details: { ...markerDetails({ round: 2, idle: 1, stale: 0, fp: FIRST_FP }), by: "continue" } },
       options: { triggerTurn: true },
     },
   ]);
@@ -177,7 +177,7 @@ test("/todoloop continue while the agent is busy only lifts the pause and the wa
 test("/todoloop with an unknown sub-command: an error notify with the usage line, nothing changed", async () => {
   const h = harness();
   await h.command("stop");
-  assert.deepEqual(h.takeNotes(), [{ message: 'todo loop: unknown sub-command "stop". Usage: /todoloop [status|pause|resume|reset|continue|verify [approve|forget]]', type: "error" }]);
+  assert.deepEqual(h.takeNotes(), [{ message: 'todo loop: unknown sub-command "stop". Usage: /todoloop [status|pause|resume|reset|continue|report|verify [approve|forget]]', type: "error" }]);
   assert.deepEqual(h.pi.appended, []);
   assert.equal((await h.settleWith())?.continue, true);
 });
@@ -188,12 +188,12 @@ test("/todoloop offers argument completions for the five words, each with a desc
   const complete = pi.command("todoloop").getArgumentCompletions;
   assert.ok(complete);
   const values = (prefix: string) => complete(prefix)?.map((item) => item.value) ?? null;
-  assert.deepEqual(values(""), ["status", "pause", "resume", "reset", "continue", "verify", "verify approve", "verify forget"]);
+  assert.deepEqual(values(""), ["status", "pause", "resume", "reset", "continue", "report", "verify", "verify approve", "verify forget"]);
   assert.deepEqual(values("verify "), ["verify approve", "verify forget"], "a space after verify asks for what follows it");
   assert.equal(values("verify"), null, "verify typed in full runs on one Enter");
   assert.deepEqual(values("veri"), ["verify", "verify approve", "verify forget"]);
   assert.deepEqual(values("verify a"), ["verify approve"]);
-  assert.deepEqual(values("re"), ["resume", "reset"]);
+  assert.deepEqual(values("re"), ["resume", "reset", "report"]);
   assert.deepEqual(values("P"), ["pause"]);
   assert.deepEqual(values("c"), ["continue"]);
   assert.equal(values("x"), null);
@@ -245,9 +245,9 @@ test("/todoloop completion: a word typed in full offers no completion, so one En
   todoLoop(pi, ioOf(pi));
   const complete = pi.command("todoloop").getArgumentCompletions;
   assert.ok(complete);
-  for (const word of ["status", "pause", "resume", "reset", "continue", "PAUSE", "pause ", " continue"]) assert.equal(complete(word), null, word);
+  for (const word of ["status", "pause", "resume", "reset", "continue", "report", "PAUSE", "pause ", " continue"]) assert.equal(complete(word), null, word);
   assert.deepEqual(complete("paus")?.map((item) => item.value), ["pause"], "a word typed in part still completes");
-  assert.deepEqual(complete("re")?.map((item) => item.value), ["resume", "reset"]);
+  assert.deepEqual(complete("re")?.map((item) => item.value), ["resume", "reset", "report"]);
 });
 
 test("/todoloop resume after a stop says what happens next; the busy agent is told apart", async () => {

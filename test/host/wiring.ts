@@ -71,6 +71,7 @@ export interface Harness {
   takeNotes(): Array<{ message: string; type: string | undefined }>;
   footer(): string | undefined;
   /** The data of the loop's own `custom` entries of that type on the branch, oldest first. */
+  /** The records on the branch, a stop's `report` left out. */
   records(customType: "todo-loop:stop" | "todo-loop:control"): unknown[];
   /** A fresh extension instance on a new fake pi over the same session: what `/reload` or a restart does. */
   reload(options?: Omit<HarnessOptions, "branch" | "session" | "pi">): Harness;
@@ -166,7 +167,8 @@ export function harness(options: HarnessOptions = {}): Harness {
       return session
         .getBranch()
         .filter((entry) => entry.type === "custom" && entry.customType === customType)
-        .map((entry) => entry.data);
+        // A stop's `report` (SPEC §7.2) is pinned by its own tests (test/host/report.test.ts).
+        .map((entry) => withoutReport(entry.data));
     },
     reload(reloadOptions = {}) {
       return harness({ hasUI: options.hasUI, mode: options.mode, activeTools: options.activeTools, ...reloadOptions, session });
@@ -260,3 +262,9 @@ export async function statusLines(h: Harness): Promise<string[]> {
 export const completedBoth = () => todoResult({ tasks: [task({ id: 1, subject: "Write tests", status: "completed" }), task({ id: 2, subject: "Ship it", status: "completed" })], action: "update" });
 /** A tool turn that did some work without changing the list (ends the run of replies without work). */
 export const bashResult = () => toolResult("bash", { exitCode: 0 });
+
+function withoutReport(data: unknown): unknown {
+  if (typeof data !== "object" || data === null || !("report" in data)) return data;
+  const { report: _report, ...rest } = data as Record<string, unknown>;
+  return rest;
+}

@@ -185,6 +185,25 @@ test("work: a wake meets every limit — at maxRounds it is that stop, recorded 
   assert.equal(h.takeNotes().length, 1);
 });
 
+test("work: with handOff, a wake that meets maxRounds sends the hand-off turn first; its reply ends the run with the limit stop (SPEC §4.24)", async (t) => {
+  clock(t);
+  writeConfig(t, { maxRounds: 1, handOff: true });
+  const h = harness();
+  await h.start();
+  assert.equal((await h.settleWith())?.continue, true, "round 1");
+  h.pi.bus.emit("todo-loop:work", START);
+  assert.equal(await h.settleWith(), undefined);
+  h.pi.bus.emit("todo-loop:work", END);
+  await tick(t, 5_000);
+  assert.deepEqual(h.pi.sent.map((sent) => [(sent.message.details as { handOff?: unknown }).handOff, (sent.message.details as { round?: unknown }).round]), [[true, 1]]);
+  assert.deepEqual(h.records("todo-loop:stop"), [], "nothing recorded before the hand-off reply");
+  h.takeNotes();
+  await h.reply({ text: "Done: the plan. Left: both tasks. Next: the parser." });
+  assert.deepEqual(h.records("todo-loop:stop").map((record) => (record as { kind?: unknown }).kind), ["limit"]);
+  assert.equal(h.pi.sent.length, 1, "no continuation after the hand-off");
+  assert.equal(h.takeNotes().length, 1, "announced once");
+});
+
 test("work: check-ins at 1×, 2× and 4× checkInMinutes, then the work-timeout stop at the next settle — recorded once, one notify", async (t) => {
   clock(t);
   writeConfig(t, { checkInMinutes: 0.01 });

@@ -218,7 +218,7 @@ test("applyCommand: continue on an out-of-date list is consent too (0.3): one ru
   assert.equal(result.memory.paused, false);
   assert.equal(result.memory.round, 2);
   assert.deepEqual(result.marker, {
-    v: 1, round: 2, anchor: ANCHOR, open: 2, total: 3, cap: null, hint: false, idle: 0, stale: 0, stuck: 0, fp: null, repeats: 0, reread: true, tool: "todo", source: "rpiv-todo",
+    v: 1, round: 2, anchor: ANCHOR, open: 2, total: 3, cap: null, hint: false, idle: 0, stale: 0, stuck: 0, fp: null, repeats: 0, reread: true, by: "continue", tool: "todo", source: "rpiv-todo",
   });
   const unknown = applyCommand(seen(), "continue", facts({ list: { kind: "out-of-date", why: "codemode", open: 0, source: undefined } }));
   assert.equal(unknown.marker?.reread, true, "even with no readable list before: the agent reads it");

@@ -180,3 +180,13 @@ test("a resumed session (pi -c) shows the earlier continuation and stop lines an
   assert.deepEqual(rowsStartingWith(resumed, "■"), [CLEAR, ERROR]);
   assert.ok(statusRow(resumed).includes(RESUMED_FOOTER), `footer: ${statusRow(resumed)}`);
 });
+
+test("under each stop whose run spent anything, one dim line: its continuations, those that changed something, tokens (no dollars: the faux provider reports none) — after pi -c too", () => {
+  const { open, resumed } = screens();
+  for (const screen of [open, resumed]) {
+    const rows = screen.split("\n").map((row) => row.trim());
+    const under = (line: string) => rows[rows.indexOf(line) + 1] ?? "";
+    assert.match(under(CLEAR), /^2 continuations · 2 changed something · [\d.]+k? tokens · under a minute$/);
+    assert.match(under(ERROR), /^1 continuation · 0 changed something · [\d.]+k? tokens · under a minute$/);
+  }
+});

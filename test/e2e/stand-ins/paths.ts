@@ -28,3 +28,5 @@ export const ZHUSHANWEN_TODO = join(here, "zhushanwen-todo.ts");
 export const TINTINWEB_TASKS = join(here, "tintinweb-tasks.ts");
 /** An `agent_before_settle` handler that holds the end of every run for two seconds. */
 export const SLOW_SETTLE = join(here, "slow-settle.ts");
+/** Another extension on pi's bus: logs `todo-loop:state` and `todo-loop:stop`; `/e2e-bus <json>` sends a `todo-loop:request` and logs its replies. */
+export const BUS_CLIENT = join(here, "bus-client.ts");

@@ -1,0 +1,79 @@
+/**
+ * The hand-off when a limit ends the run (src/core/hand-off.ts, decide() and settle() in src/loop.ts,
+ * SPEC §4.24): one continuation past a limit the person set, its details `handOff: true`, the round
+ * kept at the limit, and the stop recorded after it, once, as the limit stop it was.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { applyCommand, settle } from "../../src/loop.ts";
+import { handOff, limitTheyHandOff } from "../../src/core/hand-off.ts";
+import { describeReason } from "../../src/core/text.ts";
+import { branch, CLEAR, ended, facts, input, limits, run, seen, settleTurn, toolTurn } from "./facts.ts";
+
+const CAPPED = limits({ maxRounds: 2 });
+
+test("hand-off: maxRounds reached with handOff on → one continuation, details handOff, the round kept at the limit", () => {
+  const decision = run(input({ memory: seen({ round: 2 }), limits: CAPPED, handOff: true }));
+  assert.equal(decision.continue, true);
+  assert.equal(decision.marker?.handOff, true);
+  assert.equal(decision.marker?.round, 2);
+  assert.equal(decision.memory.round, 2);
+  assert.equal(decision.memory.pending, undefined, "nothing is recorded before the hand-off reply");
+  const atSettle = ended(decision);
+  assert.equal(atSettle.record, undefined);
+});
+
+test("hand-off: the reply after it ends the run with the limit stop, whatever it says — a question is not waited on, no second continuation", () => {
+  const first = run(input({ memory: seen({ round: 2 }), limits: CAPPED, handOff: true }));
+  const tool = run(input({ memory: first.memory, limits: CAPPED, handOff: true, turn: toolTurn() }));
+  assert.equal(tool.continue, false);
+  const reply = run(input({ memory: tool.memory, limits: CAPPED, handOff: true, turn: settleTurn({ question: "Shall I go on?" }) }));
+  assert.equal(reply.continue, false);
+  assert.equal(reply.marker, undefined);
+  const stop = ended(reply);
+  assert.equal(stop.record?.kind, "limit");
+  assert.equal(stop.record?.limit, "maxRounds");
+  assert.equal(stop.record?.round, 2);
+  assert.equal(stop.notice?.kind, "stop");
+  assert.equal(stop.memory.handOff, undefined);
+  assert.equal(settle(stop.memory, false, describeReason).record, undefined, "announced once");
+});
+
+test("hand-off: off by default; never for a brake, a question, a queued message or a stop already announced", () => {
+  assert.equal(run(input({ memory: seen({ round: 2 }), limits: CAPPED })).marker, undefined);
+  const idle = run(input({ memory: seen({ settleRun: 2 }), limits: limits({ maxIdleReplies: 3 }), handOff: true }));
+  assert.equal(idle.continue, false);
+  assert.equal(idle.memory.pending?.reason.kind, "idle");
+  const question = run(input({ memory: seen({ round: 2 }), limits: CAPPED, handOff: true, turn: settleTurn({ question: "Which one?" }) }));
+  assert.equal(question.continue, false);
+  assert.equal(question.memory.pending?.reason.kind, "waiting");
+  const queued = run(input({ memory: seen({ round: 2 }), limits: CAPPED, handOff: true, pendingMessages: true }));
+  assert.equal(queued.marker, undefined);
+  const again = run(input({ memory: seen({ round: 2, announced: ["limit:maxRounds"] }), limits: CAPPED, handOff: true }));
+  assert.equal(again.marker, undefined);
+  const errored = run(input({ memory: seen({ round: 2 }), limits: CAPPED, handOff: true, turn: settleTurn({ outcome: "error" }) }));
+  assert.equal(errored.marker, undefined);
+});
+
+test("hand-off: token, cost and time limits and work-timeout hand off; a verification that ran out of runs does, on a clear list", () => {
+  assert.equal(run(input({ memory: seen(), limits: limits({ maxTokens: 10 }), spend: { tokens: 10, cost: 0, minutes: undefined }, handOff: true })).marker?.handOff, true);
+  assert.equal(run(input({ memory: seen(), limits: limits({ maxMinutes: 1 }), spend: { tokens: 0, cost: 0, minutes: 2 }, handOff: true })).marker?.handOff, true);
+  assert.equal(run(input({ memory: seen(), handOff: true, work: { inFlight: 1, timedOut: 90 } })).marker?.handOff, true);
+  assert.equal(limitTheyHandOff({ kind: "verify-failed", command: "npm test", exit: 1, seconds: 1, runs: 3, why: "runs" }), true);
+  assert.equal(limitTheyHandOff({ kind: "verify-failed", command: "npm test", exit: 1, seconds: 1, runs: 1, why: "paused" }), false);
+  const pending = { reason: { kind: "verify-failed", command: "npm test", exit: 1, seconds: 1, runs: 3, why: "runs" } as const, open: 0, level: "warning" as const };
+  const verify = handOff(seen({ pending }), { handOff: true, list: CLEAR, limits: CAPPED, queued: false });
+  assert.equal(verify?.marker.handOff, true);
+  assert.deepEqual(verify?.memory.handOff, { held: pending });
+});
+
+test("hand-off: rebuilt from the branch after a reload, the next settle stops with the limit the counts reach, and never continues", () => {
+  const reloaded = run(input({ memory: undefined, branch: branch({ round: 2, handOff: true, hadWork: true }), limits: CAPPED, handOff: true }));
+  assert.equal(reloaded.continue, false);
+  assert.equal(ended(reloaded).record?.limit, "maxRounds");
+});
+
+test("hand-off: a /todoloop continue marker says by continue (the report counts it apart)", () => {
+  const result = applyCommand(seen(), "continue", facts());
+  assert.equal(result.marker?.by, "continue");
+});
