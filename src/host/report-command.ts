@@ -27,7 +27,7 @@ export function showReport(runtime: Runtime, ctx: ContextLike): void {
   const recorded = ended ? pastRuns(read(() => ctx.sessionManager.getBranch()), STOP_TYPE, 1)[0]?.report : undefined;
   const report = recorded ?? runReport(track, { minutes: minutesSince(facts.snapshot.anchorTime, Date.now()), verifyRan: false });
   const past = pastRuns(read(() => ctx.sessionManager.getEntries?.() ?? ctx.sessionManager.getBranch()), STOP_TYPE, PAST_RUNS);
-  runtime.notify(ctx, reportText({ run: { report, lines: track.lines, ended }, past }), "info");
+  runtime.reach.answer(ctx, reportText({ run: { report, lines: track.lines, ended }, past }), "info");
 }
 
 function read(entries: () => unknown): readonly unknown[] {
