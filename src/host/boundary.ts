@@ -78,6 +78,8 @@ export function registerBoundaries(runtime: Runtime): void {
     // A settle that would continue: the judge, when one is named, reads the reply first (SPEC §4.22).
     const reply = event.toolResults.length === 0 ? replyText(event.message) : "";
     const decision = await judgeWaits(runtime, ctx, facts, input, decide(input), reply);
+    // A judge's call takes time: a kill switch created meanwhile means nothing at all happens now.
+    if (facts.config.judge !== null && reply !== "" && runtime.followSwitch(ctx) !== undefined) return undefined;
     facts.session.memory = decision.memory;
     if (event.toolResults.length === 0) workDecided(runtime, ctx, facts, decision.memory);
     for (const notice of decision.notices) {

@@ -6,7 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { ModelRegistryLike } from "../../src/core/pi-shapes.ts";
-import { fieldOf, harness, writeConfig } from "./wiring.ts";
+import { writeFileSync, rmSync } from "node:fs";
+import { fieldOf, GLOBAL_OFF, harness, writeConfig } from "./wiring.ts";
 import type { Harness } from "./wiring.ts";
 
 const MODEL = "faux/judge";
@@ -118,4 +119,19 @@ test("a message the person sends while the judge reads goes first: no continuati
   const result = await h.settleWith({ text: "Working on it." });
   assert.equal(result?.continue, undefined);
   assert.equal(result?.entries?.some((entry) => fieldOf(entry, "customType") === "todo-loop:continue") ?? false, false);
+});
+
+test("a kill switch created while the judge reads: nothing at all happens at that settle, not even the judge's marker", async (t) => {
+  writeConfig(t, { judge: MODEL });
+  const h = harness();
+  withRegistry(h, registry(() => {
+    // The person switches the loop off while the call is out.
+    writeFileSync(GLOBAL_OFF, "");
+    return answered(0.2);
+  }));
+  t.after(() => rmSync(GLOBAL_OFF, { force: true }));
+  const result = await h.settleWith({ text: "Working on it." });
+  assert.equal(result, undefined, "no continuation and no entries");
+  assert.deepEqual(h.pi.appended, []);
+  assert.equal(h.footer(), "todo loop off");
 });
