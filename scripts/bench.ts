@@ -19,10 +19,17 @@
  * First, the question detector (`askedQuestion()`, SPEC §4.8) on a 10 KB and a 1 MB reply of several
  * shapes (ordinary replies, one long line, long runs of decoration, many fences): the time must grow
  * linearly, at most 150 times from 10 KB to 1 MB (100 is linear). `--question` runs only that part.
+ *
+ * Then releases side by side: this tree, 0.4.0 and 0.3.0 (each extracted from the commit that made
+ * package.json say its version, so it needs the git history) on the same 100k session, their cost per
+ * settle (turn_end of a turn with no tool call, plus agent_settled when the run ended there) in one run.
+ * This tree must cost at most 1.5 times 0.3.0's per settle. `--releases` runs only the parts up to there.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { createEventBus, SessionManager } from "@earendil-works/pi-coding-agent";
@@ -355,19 +362,27 @@ function buildSession(size: number, seed: number, wide = false): Agent {
 type TurnEndHandler = (event: TurnEndEventLike, ctx: ContextLike) => Promise<TurnEndResultLike | undefined>;
 type ContextHandler = (event: ContextEventLike, ctx: ContextLike) => Promise<{ messages: unknown[] } | undefined>;
 
+type SettledHandler = (event: AgentSettledEventLike, ctx: ContextLike) => Promise<void>;
+
 interface Loaded {
   turnEnd: TurnEndHandler;
   context: ContextHandler;
+  /** The agent_settled handler, where the extension has one (0.3 and later). */
+  settled: SettledHandler | undefined;
 }
+
+/** What an extension module exports: the function pi calls with its API. */
+type Factory = (pi: PiLike) => void;
 
 /**
  * Loads the extension on `bus`, pi's real event bus, so the 0.4 rules that listen there are on: the
  * work tracker hears every work source's channel, and every automatic continuation first probes
  * `workflow:mutex:v1`.
  */
-function loadExtension(bus: EventBusController): Loaded {
+function loadExtension(bus: EventBusController, factory: Factory = todoLoop): Loaded {
   let turnEnd: TurnEndHandler | undefined;
   let context: ContextHandler | undefined;
+  let settled: SettledHandler | undefined;
   function on(event: "turn_end", handler: TurnEndHandler): void;
   function on(event: "context", handler: ContextHandler): void;
   function on(event: "agent_settled", handler: (event: AgentSettledEventLike, ctx: ContextLike) => Promise<void>): void;
@@ -378,6 +393,7 @@ function loadExtension(bus: EventBusController): Loaded {
   function on(event: string, handler: unknown): void {
     if (event === "turn_end") turnEnd = handler as TurnEndHandler;
     else if (event === "context") context = handler as ContextHandler;
+    else if (event === "agent_settled") settled = handler as SettledHandler;
   }
   const tools: ToolDefinitionLike[] = [];
   const commands: CommandOptionsLike[] = [];
@@ -393,9 +409,9 @@ function loadExtension(bus: EventBusController): Loaded {
     registerMessageRenderer: () => undefined,
     registerEntryRenderer: () => undefined,
   };
-  todoLoop(pi);
+  factory(pi);
   if (!turnEnd || !context) throw new Error("the extension did not register turn_end and context handlers");
-  return { turnEnd, context };
+  return { turnEnd, context, settled };
 }
 
 interface Notices {
@@ -437,6 +453,8 @@ interface Row {
   contextMessages: number;
   cold: number;
   turnEnd: number;
+  /** Per settle: turn_end of a turn with no tool call, plus agent_settled when the run ended there. */
+  settle: number;
   context: number;
   contextClean: number;
   getBranch: number;
@@ -474,13 +492,19 @@ function busWithOtherWorkflow(): EventBusController {
 }
 
 /** Builds a session of `size` entries, loads a fresh extension on it and runs its first and warm-up turns. */
-async function prepare(size: number, cwd: string, warmup: number, wide = false): Promise<SizeBench> {
+/**
+ * `withWork`: announce background work on the bus as described above (off for the releases side by side:
+ * 0.3.0 has no such rule, so every tree there gets the same turns without it).
+ */
+async function prepare(size: number, cwd: string, warmup: number, wide = false, factory: Factory = todoLoop, withWork = true): Promise<SizeBench> {
   const agent = buildSession(size, 0x5eed + size, wide);
   const session = agent.session;
   const notices: Notices = { count: 0 };
   const ctx = contextFor(session, cwd, notices);
   const bus = busWithOtherWorkflow();
-  let extension: Loaded | undefined = loadExtension(bus);
+  let extension: Loaded | undefined = loadExtension(bus, factory);
+  /** Per settle (a turn with no tool call): its turn_end, plus agent_settled when the run ended there. */
+  let settleSamples: number[] = [];
   let turnIndex = 0;
   let continued = 0;
   let turns = 0;
@@ -495,14 +519,22 @@ async function prepare(size: number, cwd: string, warmup: number, wide = false):
       turnIndex = 0;
     }
     // Background work the agent started, announced on the bus as another extension would.
-    const phase = turns % WORK_EVERY_TURNS;
+    const phase = withWork ? turns % WORK_EVERY_TURNS : WORK_TURNS + 1;
     if (phase === 0) bus.emit(WORK_CHANNEL, { v: 1, id: `job-${turns}`, phase: "start", label: "bench job" });
     else if (phase === WORK_TURNS) bus.emit(WORK_CHANNEL, { v: 1, id: `job-${turns - WORK_TURNS}`, phase: "end" });
     if (phase < WORK_TURNS) workTurns += 1;
     const { event, settle } = agent.turn(turnIndex++);
     const started = performance.now();
     const result = await extension.turnEnd(event, ctx);
-    const elapsed = performance.now() - started;
+    let elapsed = performance.now() - started;
+    if (settle) {
+      // pi settles when a settle is not continued: the run's end is part of what a settle costs.
+      if (result?.continue !== true && extension.settled) {
+        const settledAt = performance.now();
+        await extension.settled({ type: "agent_settled" }, ctx);
+        settleSamples.push((elapsed + performance.now() - settledAt) * 1000);
+      } else settleSamples.push(elapsed * 1000);
+    }
     afterMarker = result?.continue === true;
     afterStop = settle && !afterMarker;
     if (afterMarker) continued += 1;
@@ -516,7 +548,7 @@ async function prepare(size: number, cwd: string, warmup: number, wide = false):
   const first = agent.turn(turnIndex++).event;
   const colds: number[] = [];
   for (let index = 0; index < COLD_READS; index++) {
-    const fresh = loadExtension(busWithOtherWorkflow());
+    const fresh = loadExtension(busWithOtherWorkflow(), factory);
     const started = performance.now();
     await fresh.turnEnd(first, ctx);
     colds.push((performance.now() - started) * 1000);
@@ -526,6 +558,7 @@ async function prepare(size: number, cwd: string, warmup: number, wide = false):
 
   const piRuns = size >= 100_000 ? 3 : size >= 10_000 ? 10 : 40;
   const turnEndMedians: number[] = [];
+  const settleMedians: number[] = [];
   const contextMedians: number[] = [];
   const cleanMedians: number[] = [];
   const branchMedians: number[] = [];
@@ -535,8 +568,10 @@ async function prepare(size: number, cwd: string, warmup: number, wide = false):
   return {
     async repetition() {
       const samples: number[] = [];
+      settleSamples = [];
       for (let index = 0; index < TURNS_PER_REP; index++) samples.push(await oneTurn());
       turnEndMedians.push(median(samples));
+      if (settleSamples.length > 0) settleMedians.push(median(settleSamples));
 
       const branch: number[] = [];
       const build: number[] = [];
@@ -581,6 +616,7 @@ async function prepare(size: number, cwd: string, warmup: number, wide = false):
         contextMessages,
         cold,
         turnEnd: median(turnEndMedians),
+        settle: median(settleMedians),
         context: median(contextMedians),
         contextClean: median(cleanMedians),
         getBranch: median(branchMedians),
@@ -673,6 +709,82 @@ function questionBench(): boolean {
   return met;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Releases side by side: the cost per settle of this tree and of earlier releases, in one run.
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+/** Releases measured beside this tree, each from the commit that made package.json say its version. */
+const RELEASES = ["0.4.0", "0.3.0"];
+/** This tree's cost per settle at 100k entries is at most SETTLE_TARGET times that of SETTLE_BASE. */
+const SETTLE_BASE = "0.3.0";
+const SETTLE_TARGET = 1.5;
+const SETTLE_SIZE = 100_000;
+
+function git(args: readonly string[]): string {
+  return execFileSync("git", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** A release's extension, loaded from its own tree (extracted under `into`), or why it could not be. */
+async function loadRelease(version: string, into: string): Promise<Factory | string> {
+  try {
+    const commit = git(["log", "--reverse", "--format=%H", `-S"version": "${version}"`, "--", "package.json"]).split("\n").find((line) => line.trim() !== "") ?? "";
+    if (!/^[0-9a-f]{40}$/.test(commit)) return `no commit made package.json say ${version} (a shallow clone? git fetch --unshallow)`;
+    const said: unknown = JSON.parse(git(["show", `${commit}:package.json`]));
+    if (typeof said !== "object" || said === null || Reflect.get(said, "version") !== version) return `package.json at ${commit.slice(0, 10)} does not say ${version}`;
+    const dir = join(into, version);
+    mkdirSync(dir, { recursive: true });
+    const archive = join(into, `${version}.tar`);
+    git(["archive", "--format=tar", "-o", archive, commit]);
+    execFileSync("tar", ["-xf", archive, "-C", dir], { stdio: "ignore" });
+    const loaded: unknown = await import(pathToFileURL(join(dir, "src", "index.ts")).href);
+    const factory: unknown = typeof loaded === "object" && loaded !== null ? Reflect.get(loaded, "default") : undefined;
+    if (typeof factory !== "function") return `${version}'s src/index.ts exports no extension`;
+    return (pi: PiLike) => void Reflect.apply(factory, undefined, [pi]);
+  } catch (error) {
+    return error instanceof Error ? error.message.split("\n")[0] ?? "failed" : String(error);
+  }
+}
+
+interface TreeRow {
+  readonly name: string;
+  readonly row: Row;
+}
+
+/**
+ * This tree and the releases in RELEASES on the same 100k session (same seed, same config file), their
+ * repetitions interleaved so a busy moment hits all alike. Returns whether this tree met its target, or
+ * undefined when the releases could not be loaded (no git history).
+ */
+async function releaseBench(cwd: string, into: string): Promise<boolean | undefined> {
+  const trees: Array<{ name: string; factory: Factory }> = [{ name: "this tree", factory: todoLoop }];
+  for (const version of RELEASES) {
+    const factory = await loadRelease(version, into);
+    if (typeof factory === "string") {
+      console.log(`releases side by side: skipped, ${version} could not be loaded: ${factory}`);
+      return undefined;
+    }
+    trees.push({ name: version, factory });
+  }
+  const benches: Array<{ name: string; bench: SizeBench }> = [];
+  for (const tree of trees) benches.push({ name: tree.name, bench: await prepare(SETTLE_SIZE, cwd, WARMUP_TURNS, false, tree.factory, false) });
+  for (let rep = 0; rep < REPETITIONS; rep++) for (const { bench } of benches) await bench.repetition();
+  const rows: TreeRow[] = benches.map(({ name, bench }) => ({ name, row: bench.finish() }));
+  const base = rows.find((tree) => tree.name === SETTLE_BASE)?.row.settle ?? Number.NaN;
+  console.log(`releases side by side at ${SETTLE_SIZE.toLocaleString("en-US")} messages: one run, the same session and config file, medians in µs`);
+  console.log("per settle = turn_end of a turn with no tool call, plus agent_settled when the run ended there");
+  const header = [pad("tree", 10), pad("per settle µs", 14), pad("per turn µs", 12), pad("turns", 6), pad("continuations", 14), pad(`x ${SETTLE_BASE}`, 9)].join(" ");
+  console.log(header);
+  console.log("-".repeat(header.length));
+  for (const { name, row } of rows) {
+    console.log([pad(name, 10), pad(micros(row.settle), 14), pad(micros(row.turnEnd), 12), pad(String(row.turns), 6), pad(String(row.continued), 14), pad((row.settle / base).toFixed(2), 9)].join(" "));
+  }
+  const here = rows[0]?.row.settle ?? Number.NaN;
+  const met = here / base <= SETTLE_TARGET;
+  console.log(`per settle at 100k: this tree ${(here / base).toFixed(2)} x ${SETTLE_BASE} (target <= ${SETTLE_TARGET}): ${met ? "met" : "MISSED"}`);
+  console.log("");
+  return met;
+}
+
 async function main(): Promise<void> {
   if (!questionBench()) process.exitCode = 1;
   if (process.argv.includes("--question")) return;
@@ -687,6 +799,8 @@ async function main(): Promise<void> {
   const started = performance.now();
   const rows: Row[] = [];
   try {
+    if ((await releaseBench(cwd, join(root, "releases"))) === false) process.exitCode = 1;
+    if (process.argv.includes("--releases")) return;
     // Warm the JIT on a small session first, so "cold" means a cold read of the session, not cold code.
     (await prepare(300, cwd, WARMUP_TURNS)).finish();
     const benches: SizeBench[] = [];

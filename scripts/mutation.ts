@@ -11,7 +11,7 @@
  *   (TypeScript 7 has no JS API) and the tsconfig rewriting step is pointed at a file that does not
  *   exist. Only src/, test/ (without the end-to-end and terminal suites), package.json and tsconfig.json
  *   are copied into the sandbox.
- * - String-literal mutants of src/core/text.ts are excluded: its English is pinned by test/text.test.ts.
+ * - String-literal mutants of src/core/text.ts are excluded: its English is pinned by test/core/text-*.test.ts.
  * - Runs one file at a time with concurrency 1. Takes tens of minutes for every file; not part of CI.
  *
  *   npm run test:mutation                          every file
@@ -64,20 +64,27 @@ const GROUPS: Record<GroupName, { readonly label: string; readonly target: numbe
 
 const SOURCE_TESTS = ["test/sources/*.test.ts", "test/state/*.test.ts"];
 /** The tests of work in flight: the adapters and the tracker, the check-in schedule, and the decision. */
-const WORK_TESTS = ["test/work.test.ts", "test/work-schedule.test.ts", "test/loop/work-wait.test.ts"];
+const WORK_TESTS = ["test/work/work.test.ts", "test/core/work-schedule.test.ts", "test/loop/work-wait.test.ts"];
 /** The property tests that drive the whole extension through the fake pi (they pin index.ts and the handlers). */
 const ADAPTER_PROPERTIES = "^(kill switch|junk: turn_end|handlers:)";
 
 const TARGETS: readonly Target[] = [
   {
     file: "src/loop.ts",
-    tests: ["test/loop/*.test.ts", "test/property/*.test.ts", "test/verify-state.test.ts", "test/limit-stop.test.ts", "test/mutex.test.ts", "test/defects-words.test.ts", "test/defects-progress.test.ts"],
+    tests: ["test/loop/*.test.ts", "test/property/*.test.ts", "test/state/verify-state.test.ts", "test/core/limit-stop.test.ts", "test/core/mutex.test.ts", "test/core/defects-words.test.ts", "test/core/defects-progress.test.ts"],
     alone: ["test/host/boundary-context.test.ts"],
     group: "loop",
     skipTests: ADAPTER_PROPERTIES,
   },
+  // The rules decide() shares with the timers and verification: pinned by the same tests as loop.ts.
+  {
+    file: "src/core/stops.ts",
+    tests: ["test/loop/*.test.ts", "test/property/*.test.ts", "test/state/verify-state.test.ts", "test/core/limit-stop.test.ts", "test/core/mutex.test.ts", "test/core/defects-words.test.ts", "test/core/defects-progress.test.ts", "test/host/command.test.ts"],
+    group: "core",
+    skipTests: ADAPTER_PROPERTIES,
+  },
   { file: "src/core/question.ts", tests: ["test/question.test.ts", "test/question-requests.test.ts", "test/question-closing.test.ts", "test/question-hand-over.test.ts"], group: "core" },
-  { file: "src/state.ts", tests: ["test/state/*.test.ts", "test/property/*.test.ts", "test/verify-state.test.ts"], group: "state", skipTests: ADAPTER_PROPERTIES },
+  { file: "src/state.ts", tests: ["test/state/*.test.ts", "test/property/*.test.ts"], group: "state", skipTests: ADAPTER_PROPERTIES },
   { file: "src/sources/types.ts", tests: SOURCE_TESTS, group: "sources" },
   { file: "src/sources/index.ts", tests: SOURCE_TESTS, group: "sources" },
   { file: "src/sources/rpiv-todo.ts", tests: SOURCE_TESTS, group: "sources" },
@@ -88,7 +95,7 @@ const TARGETS: readonly Target[] = [
   {
     file: "src/config.ts",
     // Each later key is pinned beside what it drives: notifyCommand's program, children, the limit wait, check-ins.
-    tests: ["test/config.test.ts", "test/core/verify.test.ts", "test/defects-config.test.ts", "test/child.test.ts", "test/limit-stop.test.ts", "test/loop/work-wait.test.ts"],
+    tests: ["test/config/config.test.ts", "test/core/verify.test.ts", "test/config/defects-config.test.ts", "test/core/child.test.ts", "test/core/limit-stop.test.ts", "test/loop/work-wait.test.ts"],
     group: "config",
   },
   {
@@ -96,40 +103,40 @@ const TARGETS: readonly Target[] = [
     // The sentences of verification, reaching a person, the transcript, work in flight, usage limits,
     // resumed runs and the workflow lock are pinned where they are used.
     tests: [
-      "test/text.test.ts",
+      "test/core/text-*.test.ts",
       "test/core/verify.test.ts",
-      "test/verify-state.test.ts",
-      "test/reach.test.ts",
-      "test/defects-reach.test.ts",
-      "test/defects-words.test.ts",
+      "test/state/verify-state.test.ts",
+      "test/core/reach.test.ts",
+      "test/core/defects-reach.test.ts",
+      "test/core/defects-words.test.ts",
       "test/host/render.test.ts",
       "test/loop/decide.test.ts",
       "test/loop/commands.test.ts",
       "test/loop/work-wait.test.ts",
-      "test/limit-wait.test.ts",
-      "test/limit-stop.test.ts",
-      "test/resume.test.ts",
-      "test/mutex.test.ts",
+      "test/core/limit-wait.test.ts",
+      "test/core/limit-stop.test.ts",
+      "test/core/resume.test.ts",
+      "test/core/mutex.test.ts",
     ],
     group: "core",
     excluded: ["StringLiteral"],
   },
   { file: "src/core/sanitize.ts", tests: ["test/core/sanitize.test.ts"], group: "core", skipLines: /^const (?:LINE_BREAK|OTHER_BREAKS) = / },
-  { file: "src/core/verify.ts", tests: ["test/core/verify.test.ts", "test/verify-state.test.ts"], group: "core" },
-  { file: "src/core/reply.ts", tests: ["test/core/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts", "test/defects-progress.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
-  { file: "src/core/fingerprint.ts", tests: ["test/core/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts", "test/defects-progress.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
+  { file: "src/core/verify.ts", tests: ["test/core/verify.test.ts", "test/state/verify-state.test.ts"], group: "core" },
+  { file: "src/core/reply.ts", tests: ["test/core/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts", "test/core/defects-progress.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
+  { file: "src/core/fingerprint.ts", tests: ["test/core/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts", "test/core/defects-progress.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
   { file: "src/core/work.ts", tests: WORK_TESTS, group: "core" },
   { file: "src/core/work-wake.ts", tests: ["test/loop/work-wait.test.ts"], group: "core" },
-  { file: "src/core/child.ts", tests: ["test/child.test.ts"], group: "core" },
-  { file: "src/core/go-on.ts", tests: ["test/core/go-on.test.ts", "test/defects-words.test.ts", "test/state/earlier.test.ts", "test/state/session.test.ts"], group: "core" },
-  { file: "src/core/limit-error.ts", tests: ["test/limit-error.test.ts", "test/limit-wait.test.ts"], group: "core" },
-  { file: "src/core/limit-wait.ts", tests: ["test/limit-wait.test.ts", "test/limit-stop.test.ts"], group: "core" },
-  { file: "src/core/limit-stop.ts", tests: ["test/limit-stop.test.ts"], group: "core" },
-  { file: "src/core/resume.ts", tests: ["test/resume.test.ts"], group: "core" },
-  { file: "src/core/reach-plan.ts", tests: ["test/reach.test.ts", "test/defects-reach.test.ts", "test/child.test.ts", "test/limit-stop.test.ts"], group: "core" },
-  { file: "src/core/workflow.ts", tests: ["test/mutex.test.ts"], group: "core" },
+  { file: "src/core/child.ts", tests: ["test/core/child.test.ts"], group: "core" },
+  { file: "src/core/go-on.ts", tests: ["test/core/go-on.test.ts", "test/core/defects-words.test.ts", "test/state/earlier.test.ts", "test/state/session.test.ts"], group: "core" },
+  { file: "src/core/limit-error.ts", tests: ["test/core/limit-error.test.ts", "test/core/limit-wait.test.ts"], group: "core" },
+  { file: "src/core/limit-wait.ts", tests: ["test/core/limit-wait.test.ts", "test/core/limit-stop.test.ts"], group: "core" },
+  { file: "src/core/limit-stop.ts", tests: ["test/core/limit-stop.test.ts"], group: "core" },
+  { file: "src/core/resume.ts", tests: ["test/core/resume.test.ts"], group: "core" },
+  { file: "src/core/reach-plan.ts", tests: ["test/core/reach.test.ts", "test/core/defects-reach.test.ts", "test/core/child.test.ts", "test/core/limit-stop.test.ts"], group: "core" },
+  { file: "src/core/workflow.ts", tests: ["test/core/mutex.test.ts"], group: "core" },
   // The finite-number guard is used by the limit rules.
-  { file: "src/core/record.ts", tests: [...SOURCE_TESTS, "test/limit-error.test.ts", "test/limit-wait.test.ts"], group: "core" },
+  { file: "src/core/record.ts", tests: [...SOURCE_TESTS, "test/core/limit-error.test.ts", "test/core/limit-wait.test.ts"], group: "core" },
   { file: "src/core/tools.ts", tests: ["test/state/*.test.ts", "test/core/fingerprint.test.ts"], group: "core" },
   { file: "src/core/pi-shapes.ts", tests: SOURCE_TESTS, group: "core" },
   ...["index", "types", "nicobailon-pi-subagents", "tintinweb-pi-subagents", "pi-code", "aliou-pi-processes", "todo-loop-work"].map((name) => ({ file: `src/work/${name}.ts`, tests: WORK_TESTS, group: "work" as const })),

@@ -1,9 +1,11 @@
 /**
  * The configuration loader. `parseConfig` is pure and falls back key by key, naming each problem;
  * `loadConfig` reads the file (a regular file only, through `io/files.ts`) and is re-run on every
- * decision so edits apply without `/reload`. Where the files are: `io/paths.ts`.
+ * decision so edits apply without `/reload` (parsed again only when `stat` says the file changed).
+ * Where the files are: `io/paths.ts`.
  */
-import { readRegularFile } from "./io/files.ts";
+import { fileCache } from "./io/files.ts";
+import type { FileRead } from "./io/files.ts";
 import { configPath } from "./io/paths.ts";
 import type { Config, ConfigResult, EarlierTasks, Limits, NotifySetting, VerifyEntry } from "./core/types.ts";
 import { DEFAULT_MAX_LIMIT_WAIT_MINUTES, MAX_LIMIT_WAIT_CEILING_MINUTES } from "./core/limit-wait.ts";
@@ -199,6 +201,7 @@ export function parseConfig(raw: unknown): ConfigResult {
     else if (key === "notifyCommand") config.notifyCommand = parseNotifyCommand(record[key], problems);
     else if (key === "exitCode") config.exitCode = parseExitCode(record[key], problems);
     else if (key === "earlierTasks") config.earlierTasks = parseEarlierTasks(record[key], problems);
+    else if (key === "verify" && record[key] === false) config.verifyOff = true;
     else if (key === "verify") config.verify = parseVerify(record[key], problems, true);
     else if (key === "maxLimitWaitMinutes") config.maxLimitWaitMinutes = parseLimitWait(record[key], problems);
     else if (key === "children") config.children = parseChildren(record[key], problems);
@@ -268,6 +271,7 @@ function verifyObject(where: string, raw: unknown, problems: string[], needsDir:
 /**
  * `verify` (SPEC §8): a command string, `{ command, timeoutMinutes, maxRuns }`, or (when `lists`) a list
  * of such objects each with a `dir`. Every bad shape is a problem and leaves that entry out; never throws.
+ * (`false`, verification off, is the user file's only and is read by `parseConfig`.)
  */
 export function parseVerify(raw: unknown, problems: string[], lists: boolean): readonly VerifyEntry[] {
   if (raw === null || raw === undefined) return [];
@@ -301,10 +305,14 @@ export function parseConfigText(text: string): ConfigResult {
   return parseConfig(raw);
 }
 
-/** Reads the config file; a missing file is the defaults with no problem. */
-export function loadConfig(path: string = configPath()): ConfigResult {
-  const read = readRegularFile(path);
+/** The file's text parsed again only when the file changed (`fileCache`): every hook asks, and the renderer per line it draws. */
+const readConfig = fileCache((read: FileRead): ConfigResult => {
   if (read.kind === "missing") return { config: DEFAULT_CONFIG, problems: [] };
   if (read.kind === "problem") return { config: DEFAULT_CONFIG, problems: [`the file ${read.why}; using defaults`] };
   return parseConfigText(read.text);
+});
+
+/** Reads the config file; a missing file is the defaults with no problem. */
+export function loadConfig(path: string = configPath()): ConfigResult {
+  return readConfig(path);
 }

@@ -6,12 +6,18 @@
  * hook's rule. Every reason and notice is data; `text.ts` turns them into English.
  */
 import type { ReplyFacts } from "./core/reply.ts";
+import { handOverOf } from "./core/reach-plan.ts";
 import type {
-  BranchFacts, DecideInput, Decision, EarlierFacts, EarlierMode, LimitKey, Limits, ListState,
-  MarkerDraft, Memory, Notice, Reason, StopKind, StopRecord, ToolFacts, TurnFacts, Wait,
+  BranchFacts, DecideInput, Decision, Limits, ListState, MarkerDraft, Memory, Notice, Reason, StopRecord, TurnFacts, Wait,
 } from "./core/types.ts";
+import { earlierFacts, holdsEarlier, limitReached, markerFor, stopKey, stopKind, toolReachable, WAIT_KEYS } from "./core/stops.ts";
+import { assertNever } from "./core/never.ts";
 
-export const NO_EARLIER: EarlierFacts = { open: false, carried: false, adopted: false, shown: undefined, before: undefined };
+// The rules decide() shares with the rest of the core live there; their old home still names them.
+export {
+  earlierFacts, holdsEarlier, limitReached, markerFor, NO_EARLIER, stopKey, stopKind, timerContinuation, timerStop, toolReachable, WAIT_KEYS,
+} from "./core/stops.ts";
+export { assertNever } from "./core/never.ts";
 
 export const NOTHING: Reason = { kind: "none" };
 
@@ -80,70 +86,6 @@ function openOf(list: ListState): number {
   return list.kind === "list" || list.kind === "out-of-date" ? list.open : 0;
 }
 
-/** The limit reached by the spend so far, if any (limits compare with >=). */
-export function limitReached(
-  memory: Memory,
-  limits: Limits,
-  spend: DecideInput["spend"],
-  open: number,
-): Extract<Reason, { kind: "limit" | "idle" | "stuck" | "repeat" }> | undefined {
-  const stale = memory.staleSettles;
-  const reached = (limit: LimitKey, used: number, max: number | null): Extract<Reason, { kind: "limit" }> | undefined =>
-    max !== null && used >= max ? { kind: "limit", limit, used, max, open, stale } : undefined;
-  return (
-    reached("maxRounds", memory.round, limits.maxRounds) ??
-    reached("maxTokens", spend.tokens, limits.maxTokens) ??
-    reached("maxCost", spend.cost, limits.maxCost) ??
-    (spend.minutes === undefined ? undefined : reached("maxMinutes", spend.minutes, limits.maxMinutes)) ??
-    (limits.maxIdleReplies !== null && memory.settleRun >= limits.maxIdleReplies
-      ? { kind: "idle", replies: memory.settleRun, open }
-      : undefined) ??
-    (limits.maxRepeats !== null && memory.repeats >= limits.maxRepeats ? { kind: "repeat", replies: memory.repeats, open } : undefined) ??
-    (limits.maxStuckReplies !== null && memory.stuck >= limits.maxStuckReplies ? { kind: "stuck", replies: memory.stuck, open } : undefined)
-  );
-}
-
-/** Whether the model can call `tool`: it is active, or an active codemode can call it (SPEC §4.6). */
-export function toolReachable(tool: string, tools: ToolFacts): boolean {
-  if (tools.active.includes(tool)) return true;
-  if (!tools.active.includes("codemode")) return false;
-  const exposure = tools.registered.find((entry) => entry.name === tool)?.exposure;
-  return exposure === "codemode" || exposure === "deferred";
-}
-
-/** The stop kind of a reason, or undefined when the reason is no stop. */
-export function stopKind(reason: Reason): StopKind | undefined {
-  switch (reason.kind) {
-    case "clear":
-    case "no-list":
-    case "limit":
-    case "idle":
-    case "stuck":
-    case "repeat":
-    case "out-of-reach":
-    case "out-of-date":
-    case "outcome":
-    case "earlier":
-      return reason.kind;
-    case "waiting":
-      return reason.asked ? "question" : "waiting";
-    case "verified":
-      return reason.base === "clear" ? "clear" : "no-list";
-    case "verify-failed":
-    case "verify-error":
-    case "limit-wait":
-    case "work-timeout":
-      return reason.kind;
-    default:
-      return undefined;
-  }
-}
-
-/** Identifies a stop for "once per stop": its kind, and which limit. Never its wording. */
-export function stopKey(kind: StopKind, limit?: string): string {
-  return kind === "limit" && limit !== undefined ? `limit:${limit}` : kind;
-}
-
 function noop(memory: Memory, notices: readonly Notice[] = []): Decision {
   return { memory, continue: false, marker: undefined, notices };
 }
@@ -152,6 +94,26 @@ function noop(memory: Memory, notices: readonly Notice[] = []): Decision {
 function stopWith(memory: Memory, reason: Reason, open: number, level: "info" | "warning", notices: readonly Notice[] = []): Decision {
   const pending = memory.hadWork ? { reason, open, level } : undefined;
   return noop({ ...memory, last: reason, pending }, notices);
+}
+
+/**
+ * The clear-list stop. A reply that hands the testing to the person (SPEC §4.23, the sentence a fact of
+ * the turn) keeps the kind `clear` but needs them: announced as a warning, as every such stop is.
+ */
+function clearStop(memory: Memory, handsOver: string | undefined): Decision {
+  if (handsOver === undefined || handsOver === "") return stopWith(memory, { kind: "clear" }, 0, "info");
+  return stopWith(memory, { kind: "clear", handsOver }, 0, "warning");
+}
+
+/**
+ * A turn that errored or was aborted (SPEC §4.4): the stop the run ends with if it ends here — with
+ * tasks open, or in a verification's fix run (no task open, the check failed: SPEC 0.5 §4.20, a run the
+ * loop started always ends with a record; marked `fixing`, so a limit there is a `limit-wait`).
+ */
+function outcomeStop(memory: Memory, outcome: Exclude<TurnFacts["outcome"], "completed">, open: number): Decision {
+  if (open > 0) return stopWith(memory, { kind: "outcome", outcome }, open, "warning");
+  if (memory.last.kind === "verify-continuing") return stopWith(memory, { kind: "outcome", outcome, fixing: true }, 0, "warning");
+  return noop({ ...memory, last: { kind: "outcome", outcome } });
 }
 
 /** The warning due when a todo-only tool turn left no open task: by what the calls did. */
@@ -166,65 +128,6 @@ function emptiedNotice(turn: TurnFacts, list: ListState): Notice | undefined {
   const unclear = list.kind === "none" || turn.vanished.length > 0;
   if (turn.calls.includes("unlabelled") && unclear) return { kind: "emptied", how: "unlabelled" };
   return undefined;
-}
-
-/** A stop a timer decides instead of its continuation, kept pending to be announced as a run's end is. */
-export function timerStop(memory: Memory, reason: Reason, open: number): Memory {
-  return { ...memory, hadWork: true, last: reason, pending: { reason, open, level: "warning" } };
-}
-
-/**
- * The continuation a timer sends (a usage limit's wake, work's wake or check-in): one round with the
- * counters kept — or, when the todo tool is out of reach or a limit is reached meanwhile, that stop.
- */
-export function timerContinuation(
-  memory: Memory,
-  list: Extract<ListState, { kind: "list" }>,
-  facts: { readonly limits: Limits; readonly spend: DecideInput["spend"]; readonly tools: ToolFacts },
-): { readonly kind: "continue"; readonly memory: Memory; readonly marker: MarkerDraft } | { readonly kind: "stop"; readonly memory: Memory } {
-  if (list.tool !== undefined && !toolReachable(list.tool, facts.tools)) return { kind: "stop", memory: timerStop(memory, { kind: "out-of-reach", tool: list.tool, open: list.open }, list.open) };
-  const limit = limitReached(memory, facts.limits, facts.spend, list.open);
-  if (limit) return { kind: "stop", memory: timerStop(memory, limit, list.open) };
-  const round = memory.round + 1;
-  const next: Memory = {
-    ...memory,
-    round,
-    hadWork: true,
-    announced: [],
-    pending: undefined,
-    last: { kind: "continuing", open: list.open, round, maxRounds: facts.limits.maxRounds },
-  };
-  return { kind: "continue", memory: next, marker: markerFor(next, list, facts.limits, false) };
-}
-
-export function markerFor(memory: Memory, list: Extract<ListState, { kind: "list" }>, limits: Limits, hint: boolean): MarkerDraft {
-  return {
-    v: 1,
-    round: memory.round,
-    anchor: memory.anchor,
-    open: list.open,
-    total: list.total,
-    cap: limits.maxRounds,
-    hint,
-    idle: memory.settleRun,
-    stale: memory.staleSettles,
-    stuck: memory.stuck,
-    fp: memory.fp ?? null,
-    repeats: memory.repeats,
-    tool: list.tool,
-    source: list.source,
-  };
-}
-
-/** Whether the list belongs to an earlier message and this one has not taken it up (SPEC §4.15). */
-export function holdsEarlier(mode: EarlierMode, facts: Pick<EarlierFacts, "open" | "carried" | "adopted">): boolean {
-  return mode === "ask" && facts.open && !facts.carried && !facts.adopted;
-}
-
-/** The earlier-message facts in force: the branch's, plus what this process saw (a consent, how the message arrived). */
-export function earlierFacts(memory: Memory, branch: BranchFacts): EarlierFacts {
-  const facts = branch.earlier ?? NO_EARLIER;
-  return { ...facts, carried: facts.carried || memory.carried, adopted: facts.adopted || memory.adopted };
 }
 
 /** A key for a list state, kept in an `earlier` stop record: a short hash of its signature (FNV-1a). */
@@ -316,10 +219,7 @@ function decideTurn(input: DecideInput): Decision {
 
   if (turn.toolResults > 0) {
     memory = { ...memory, settleRun: 0 };
-    if (turn.outcome !== "completed") {
-      const reason: Reason = { kind: "outcome", outcome: turn.outcome };
-      return open > 0 ? stopWith(memory, reason, open, "warning") : noop({ ...memory, last: reason });
-    }
+    if (turn.outcome !== "completed") return outcomeStop(memory, turn.outcome, open);
     const emptied = turn.openBefore > 0 && open === 0 && turn.todoOnly ? emptiedNotice(turn, list) : undefined;
     return noop(memory, emptied ? [emptied] : []);
   }
@@ -328,10 +228,7 @@ function decideTurn(input: DecideInput): Decision {
   // to record or announce, no brake counting its replies; `last` says who drives.
   if (input.otherWorkflow === true) return noop({ ...memory, last: { kind: "other-workflow" } });
 
-  if (turn.outcome !== "completed") {
-    const reason: Reason = { kind: "outcome", outcome: turn.outcome };
-    return open > 0 ? stopWith(memory, reason, open, "warning") : noop({ ...memory, last: reason });
-  }
+  if (turn.outcome !== "completed") return outcomeStop(memory, turn.outcome, open);
   if (memory.paused) return noop({ ...memory, last: { kind: "paused" } });
   if (memory.waiting !== undefined) return stopWith(memory, { kind: "waiting", ...memory.waiting }, open, "warning");
   if (list.kind === "planning") return noop({ ...memory, last: { kind: "planning" } });
@@ -341,7 +238,7 @@ function decideTurn(input: DecideInput): Decision {
   if (earlier) return earlier;
   if (list.kind === "none") return stopWith(memory, { kind: "no-list", why: list.why }, 0, "warning");
   if (list.kind === "out-of-date") return stopWith(memory, { kind: "out-of-date", why: list.why }, open, "warning");
-  if (list.open === 0) return stopWith(memory, { kind: "clear" }, 0, "info");
+  if (list.open === 0) return clearStop(memory, turn.handsOver);
   if (list.tool !== undefined && !toolReachable(list.tool, input.tools)) {
     return stopWith(memory, { kind: "out-of-reach", tool: list.tool, open }, open, "warning");
   }
@@ -415,6 +312,7 @@ export function settle(memory: Memory, transcriptShown: boolean, describe: (reas
     ...(limit ? { limit } : {}),
     ...(stop.reason.kind === "earlier" ? { list: stop.reason.list } : {}),
     ...verifyRecord(stop.reason),
+    ...handOverRecord(stop.reason),
     ...limitWaitRecord(stop.reason),
   };
   const silent = transcriptShown || kind === "waiting";
@@ -430,6 +328,12 @@ function verifyRecord(reason: Reason): Pick<StopRecord, "verify"> {
   if (reason.kind === "verified") return { verify: { command: reason.command, exit: 0, seconds: reason.seconds } };
   if (reason.kind === "verify-failed") return { verify: { command: reason.command, exit: reason.exit, seconds: reason.seconds, run: reason.runs } };
   return {};
+}
+
+/** What a clear stop's record adds when its reply hands the testing to the person (SPEC §4.23): the sentence. */
+function handOverRecord(reason: Reason): Pick<StopRecord, "handsOver"> {
+  const handsOver = handOverOf(reason);
+  return handsOver === undefined ? {} : { handsOver };
 }
 
 /** What a stop record adds for a usage-limit wait (SPEC §4.20): when the run continues, and the minutes waited. */
@@ -477,9 +381,6 @@ export interface CommandResult {
   /** `continue` starting a run: the marker to send. */
   readonly marker: MarkerDraft | undefined;
 }
-
-/** Keys of the stops a wait announces; lifting the wait makes the next wait a new stop. */
-export const WAIT_KEYS: readonly string[] = ["waiting", "question"];
 
 /** The wait lifted by the human: a later wait is a new stop, announced and recorded again. */
 function liftWait(memory: Memory): Memory {
@@ -565,10 +466,6 @@ export function honourKept(memory: Memory, facts: Omit<CommandFacts, "idle">, ab
   const rest: Memory = { ...memory, kept: undefined };
   if (memory.paused || aborted || memory.round > memory.kept) return { memory: rest, reply: NOTHING, record: false, marker: undefined };
   return { ...applyCommand(rest, "continue", { ...facts, idle: true }), record: false };
-}
-
-export function assertNever(value: never): never {
-  throw new Error(`unexpected value ${String(value)}`);
 }
 
 export const USER_ROLES: ReadonlySet<string> = new Set(["user", "custom", "bashExecution", "branchSummary", "compactionSummary"]);

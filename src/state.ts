@@ -13,7 +13,7 @@ import { SOURCES, sourceOf, TODO_TOOL_NAMES, TOOL_TABLE } from "./sources/index.
 import { BLOCK_TOOL, READ_ONLY_TOOLS } from "./core/tools.ts";
 import type { TodoList } from "./sources/index.ts";
 import type { ListState, StaleWhy, VerifyMemo, Wait } from "./core/types.ts";
-import { stopKey, WAIT_KEYS } from "./loop.ts";
+import { stopKey, WAIT_KEYS } from "./core/stops.ts";
 import type { StopKind } from "./core/types.ts";
 import { isRecord } from "./core/record.ts";
 import { goesOn, messageText } from "./core/go-on.ts";
@@ -24,6 +24,8 @@ import type { ReplyTrack } from "./core/reply.ts";
 export const MARKER_TYPE = "todo-loop:continue";
 export const STOP_TYPE = "todo-loop:stop";
 export const CONTROL_TYPE = "todo-loop:control";
+/** Written at a start after pi stopped mid-run (SPEC 0.5 §4.21): what follows it does not follow the dead run's work. */
+export const RESTART_TYPE = "todo-loop:restart";
 
 export type ControlAction = "pause" | "resume" | "reset" | "continue";
 
@@ -64,7 +66,10 @@ export interface Snapshot {
   readonly length: number;
   /** Tasks were open when the anchor's message arrived: the list is an earlier message's (SPEC §4.15). */
   readonly earlierOpen: boolean;
-  /** The anchor carried the list over: it answered a wait, or directly follows a tool result or a marker. */
+  /**
+   * The anchor carried the list over: it answered a wait, directly follows a tool result or a marker of
+   * a run still going (not across a restart's record), or only says to go on.
+   */
   readonly earlierCarried: boolean;
   /** Under the anchor the list's own tool was called, its state changed, a marker, or a `continue`/`resume`. */
   readonly earlierAdopted: boolean;
@@ -75,8 +80,9 @@ export interface Snapshot {
   /** Signature of the list when the anchor's message arrived. */
   readonly anchorSignature: string | undefined;
   /**
-   * Whether the newest message-like entry (a message or a custom message) was a tool result or a marker:
-   * a human message arriving then was sent while the agent worked, and carries the list over.
+   * Whether the newest message-like entry (a message or a custom message) was a tool result or a marker,
+   * with no restart recorded since: a human message arriving then was sent while the agent worked, and
+   * carries the list over.
    */
   readonly afterWork: boolean;
   /**
@@ -433,6 +439,11 @@ function fold(state: Mutable<Snapshot>, raw: unknown, index: number): void {
   } else if (entry.type === "custom") {
     const action = controlAction(entry);
     if (action) return onControl(state, action);
+    if (entry.customType === RESTART_TYPE) {
+      // pi started again after the run died: a message now is not sent while that run was going.
+      state.afterWork = false;
+      return;
+    }
   }
   if (entry.type === "custom_message") state.afterWork = false;
   const list = readList(entry);

@@ -1,8 +1,9 @@
 /**
  * Whether a provider error that ended a run is a rate or usage limit that resets by itself (SPEC §4.20),
  * a billing or quota error that does not, or something else; and when a limit says it resets. Pure:
- * the error text and the error's time in, plain data out. The texts each provider produces through pi,
- * and why the rule reads only the error's own words, are in docs/dev/limits-and-restarts.md.
+ * the error text and the error's time in, plain data out. The texts each provider produces through pi
+ * are in docs/dev/pi-api-alignment.md, and why the rule reads only the error's own words in
+ * docs/dev/decisions.md.
  */
 import { isFiniteNumber } from "./record.ts";
 

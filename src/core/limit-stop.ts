@@ -7,8 +7,8 @@
  */
 import { classifyLimit } from "./limit-error.ts";
 import { parseTime, planLimitWait, priorWaitMinutes } from "./limit-wait.ts";
-import type { DecideInput, LimitWaitReason, Limits, ListState, MarkerDraft, Memory, PendingStop, ToolFacts } from "./types.ts";
-import { timerContinuation, timerStop } from "../loop.ts";
+import type { BranchFacts, DecideInput, EarlierMode, LimitWaitReason, Limits, ListState, MarkerDraft, Memory, PendingStop, Reason, ToolFacts } from "./types.ts";
+import { earlierFacts, holdsEarlier, limitReached, timerContinuation, timerStop } from "./stops.ts";
 
 /** The entry types the loop writes (the branch reader's strings). */
 const MARKER_TYPE = "todo-loop:continue";
@@ -77,18 +77,31 @@ export interface LimitStopInput {
   readonly nowMs: number;
   /** A timer can continue the run (TUI and RPC); in print and JSON mode the process exits instead. */
   readonly timer: boolean;
+  /**
+   * The open tasks are an earlier message's that this one has not taken up (SPEC §4.15, `heldEarlier`):
+   * the loop would not continue them at the reset either, so no wait is promised.
+   */
+  readonly held?: boolean;
+}
+
+/** Whether the list is an earlier message's that this one has not taken up (SPEC §4.15), as every automatic continuation asks. */
+export function heldEarlier(memory: Memory, mode: EarlierMode, branch: BranchFacts): boolean {
+  return holdsEarlier(mode, earlierFacts(memory, branch));
 }
 
 /**
  * The stop a run that ended on a provider error really ends with: an error that is a limit that resets,
- * with tasks open, is a `limit-wait` — waiting until the plan's time, or given up when the waits under
- * this message would pass `maxLimitWaitMinutes`; a quota or billing error, any other error, an abort,
- * or the rule turned off (`0`) leave the `outcome` stop as it was.
+ * with tasks open (or in a verification's fix run, SPEC 0.5: a run the loop started always ends with a
+ * record), is a `limit-wait` — waiting until the plan's time, or given up when the waits under this
+ * message would pass `maxLimitWaitMinutes`; a quota or billing error, any other error, an abort, the
+ * rule turned off (`0`), or a list an unrelated new message has not taken up (`held`: the reset would
+ * push nothing, 0.5) leave the `outcome` stop as it was.
  */
 export function limitStop(input: LimitStopInput): PendingStop {
   const { pending, run } = input;
   const reason = pending.reason;
-  if (reason.kind !== "outcome" || reason.outcome !== "error" || pending.open <= 0 || run.error === undefined) return pending;
+  if (reason.kind !== "outcome" || reason.outcome !== "error" || run.error === undefined || input.held === true) return pending;
+  if (pending.open <= 0 && reason.fixing !== true) return pending;
   const limit = classifyLimit(run.error.message, run.error.atMs);
   if (limit.kind !== "limit") return pending;
   const prior = run.prior.map((minutes) => minutes ?? Number.NaN);
@@ -147,6 +160,17 @@ export function wakeDue(branch: readonly unknown[], resumeAt: unknown): boolean 
   return false;
 }
 
+/**
+ * The memory once the wait's timer is cancelled by the kill switch (SPEC 0.5 §4.20: as soon as any check
+ * sees it; removing the file later does not revive that timer): the wait no longer says when the run
+ * goes on — the footer and `/todoloop` name the usage-limit stop instead. Any other memory as it was.
+ */
+export function withoutTimer(memory: Memory): Memory {
+  const last = memory.last;
+  if (last.kind !== "limit-wait" || last.state !== "waiting" || !last.timer) return memory;
+  return { ...memory, last: { ...last, timer: false } };
+}
+
 /** What the wake reads besides the memory. */
 export interface WakeFacts {
   readonly list: ListState;
@@ -155,6 +179,9 @@ export interface WakeFacts {
   readonly spend: DecideInput["spend"];
   readonly tools: ToolFacts;
   readonly killSwitch: boolean;
+  /** `earlierTasks` and the branch's earlier-message facts (SPEC §4.15): the wake meets that rule too (0.5). */
+  readonly earlierTasks: EarlierMode;
+  readonly branch: BranchFacts;
 }
 
 export type Wake =
@@ -162,22 +189,77 @@ export type Wake =
   | { readonly kind: "continue"; readonly memory: Memory; readonly marker: MarkerDraft }
   /** No continuation: a stop to announce and record as a run's end is (`memory.pending`). */
   | { readonly kind: "stop"; readonly memory: Memory }
-  /** Nothing to do: the loop is off, paused or waiting for the person, or no task is open. */
-  | { readonly kind: "none"; readonly why: "kill-switch" | "paused" | "waiting" | "nothing-open" };
+  /**
+   * Nothing to do: the loop is off, paused or waiting for the person, no task is open, or the list is
+   * an earlier message's that this one has not taken up.
+   */
+  | { readonly kind: "none"; readonly why: "kill-switch" | "paused" | "waiting" | "nothing-open" | "earlier" };
 
 /**
- * The wake at a wait's time (SPEC §4.20): one continuation that counts as a round, when no limit
- * stands in the way — every limit applies, the time limit counting the wait. A list that went out of
- * date, or a todo tool no longer active, stops as at any settle.
+ * The wake at a wait's time (SPEC §4.20): one continuation that counts as a round, when no rule stands
+ * in the way — it meets every rule an automatic continuation meets (0.5): the person's pause or wait,
+ * the earlier-message rule (§4.15: a limit that ended an unrelated new message never pushes an older
+ * message's list), and every limit, the time limit counting the wait. A list that went out of date, or
+ * a todo tool no longer active, stops as at any settle. A verification's fix run (its check failed and
+ * no task is open) goes on with the check's output again.
  */
 export function limitWake(memory: Memory, facts: WakeFacts): Wake {
   if (facts.killSwitch) return { kind: "none", why: "kill-switch" };
   if (memory.paused) return { kind: "none", why: "paused" };
   if (memory.waiting !== undefined) return { kind: "none", why: "waiting" };
   const { list } = facts;
+  const open = list.kind === "list" || list.kind === "out-of-date" ? list.open : 0;
+  if (open > 0 && heldEarlier(memory, facts.earlierTasks, facts.branch)) return { kind: "none", why: "earlier" };
   if (list.kind === "out-of-date") {
     return list.open > 0 ? { kind: "stop", memory: timerStop(memory, { kind: "out-of-date", why: list.why }, list.open) } : { kind: "none", why: "nothing-open" };
   }
-  if (list.kind !== "list" || list.open === 0) return { kind: "none", why: "nothing-open" };
+  if (open === 0) return fixRunWake(memory, facts) ?? { kind: "none", why: "nothing-open" };
+  if (list.kind !== "list") return { kind: "none", why: "nothing-open" };
   return timerContinuation(memory, list, facts);
+}
+
+/**
+ * The wake of a verification's fix run that ended on a limit (SPEC 0.5 §4.20, §4.16): the check failed
+ * and no task is open, so the run goes on as it was — one continuation carrying the check's output
+ * again, the same run of the check (it did not run again), a round; only a limit the person set stops it
+ * instead, as it stops a failed check. Undefined when the newest check under the message did not fail.
+ */
+function fixRunWake(memory: Memory, facts: WakeFacts): Wake | undefined {
+  const memo = memory.verify;
+  const list = facts.list;
+  if (memo === undefined || memo.exit === 0 || (list.kind !== "list" && !(list.kind === "none" && list.why === "emptied"))) return undefined;
+  const { command, exit, seconds, runs } = memo;
+  const reached = limitReached(memory, facts.limits, facts.spend, 0);
+  if (reached?.kind === "limit") {
+    const reason: Reason = { kind: "verify-failed", command, exit, seconds, runs, why: "limit", limit: { limit: reached.limit, used: reached.used, max: reached.max } };
+    return { kind: "stop", memory: timerStop(memory, reason, 0) };
+  }
+  const round = memory.round + 1;
+  const next: Memory = {
+    ...memory,
+    round,
+    hadWork: true,
+    announced: [],
+    pending: undefined,
+    last: { kind: "verify-continuing", command, exit, seconds, round, maxRounds: facts.limits.maxRounds },
+  };
+  const marker: MarkerDraft = {
+    v: 1,
+    round,
+    anchor: next.anchor,
+    open: 0,
+    total: list.kind === "list" ? list.total : 0,
+    cap: facts.limits.maxRounds,
+    hint: false,
+    idle: next.settleRun,
+    stale: next.staleSettles,
+    stuck: next.stuck,
+    fp: next.fp ?? null,
+    repeats: next.repeats,
+    verify: { command, exit, seconds, run: runs },
+    tool: undefined,
+    source: undefined,
+    output: memo.output,
+  };
+  return { kind: "continue", memory: next, marker };
 }

@@ -1,6 +1,6 @@
 /**
  * The few pi shapes this extension touches, declared structurally so that nothing is imported from pi
- * at runtime. `test/pi-types.test.ts` checks that pi's real `ExtensionAPI` still satisfies them.
+ * at runtime. `test/host/pi-types.test.ts` checks that pi's real `ExtensionAPI` still satisfies them.
  */
 
 export type NotifyType = "info" | "warning" | "error";

@@ -4,7 +4,7 @@
  * headless summary line and exit status. Pure: plain data in, plain data (and exact bytes) out; the
  * effects are in `notify.ts`, the English in `text.ts`.
  */
-import type { NotifySetting } from "./types.ts";
+import type { NotifySetting, Reason } from "./types.ts";
 import type { ModeLike } from "./pi-shapes.ts";
 
 /** What the rule reads of a stop: its record's kind (every 0.3 kind) and whether it was an abort. */
@@ -20,6 +20,13 @@ export interface StopFacts {
   readonly laterWait?: boolean;
   /** A clear or emptied list whose verification command passed (0.4: an emptied list verified is done). */
   readonly verified?: boolean;
+  /** A clear list whose reply hands the testing to the person (SPEC §4.23, 0.5): verified or not, it needs them. */
+  readonly handsOver?: boolean;
+}
+
+/** The sentence with which a clear stop hands the testing to the person (SPEC §4.23), if it does. */
+export function handOverOf(reason: Reason): string | undefined {
+  return reason.kind === "clear" || (reason.kind === "verified" && reason.base === "clear") ? reason.handsOver : undefined;
 }
 
 export interface ReachConfig {
@@ -51,9 +58,11 @@ export function headless(mode: ModeLike | undefined): boolean {
  * Whether a stop needs the person: every kind except a clear list (a verified one included: an
  * unverifiable clear is a `verify-error` stop, never a `clear`), an emptied list whose verification
  * passed (only a `clear` or `no-list` stop is ever `verified`) and `earlier` (the person is there);
- * an abort only where a person can press Escape (TUI, RPC), never in print or JSON mode.
+ * an abort only where a person can press Escape (TUI, RPC), never in print or JSON mode. 0.5: a clear
+ * list whose reply hands the testing to the person needs them, verified or not (SPEC §4.23).
  */
 export function needsPerson(stop: StopFacts, mode: ModeLike | undefined): boolean {
+  if (stop.kind === "clear" && stop.handsOver === true) return true;
   if (stop.kind === "clear" || stop.kind === "earlier") return false;
   if (stop.verified === true) return false;
   if (stop.aborted && !headless(mode)) return false;

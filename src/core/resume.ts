@@ -11,6 +11,7 @@ import type { ModeLike } from "./pi-shapes.ts";
 const MARKER_TYPE = "todo-loop:continue";
 const STOP_TYPE = "todo-loop:stop";
 const CONTROL_TYPE = "todo-loop:control";
+const RESTART_TYPE = "todo-loop:restart";
 
 /** How the branch ends, read from its newest entry that says something about the run. */
 export type TailEnd =
@@ -54,6 +55,8 @@ export interface TailSummary {
    * message or marker — the loop announces one such stop per run, so this end was seen, not cut short.
    */
   readonly outcomeRecorded: boolean;
+  /** A restart record (`marksRestart`) comes after the end: this start is not the first since the run died. */
+  readonly restarted?: boolean;
 }
 
 type Fields = { readonly [key: string]: unknown };
@@ -113,8 +116,11 @@ function stopOf(data: unknown): TailStop {
 export function readTail(branch: readonly unknown[]): TailSummary {
   let last: Step | undefined;
   let outcomeRecorded = false;
+  let restarted = false;
   for (let index = branch.length - 1; index >= 0; index -= 1) {
-    const step = stepOf(branch[index]);
+    const entry = branch[index];
+    if (last === undefined && isFields(entry) && entry.type === "custom" && entry.customType === RESTART_TYPE) restarted = true;
+    const step = stepOf(entry);
     if (step === undefined) continue;
     if (last === undefined) {
       last = step;
@@ -128,9 +134,10 @@ export function readTail(branch: readonly unknown[]): TailSummary {
       break;
     }
   }
+  const again = restarted ? { restarted } : {};
   if (last === undefined) return { end: "empty", outcomeRecorded: false };
-  if (last.end === "stopped") return { end: "stopped", stop: last.stop, outcomeRecorded: false };
-  return { end: last.end, outcomeRecorded };
+  if (last.end === "stopped") return { end: "stopped", stop: last.stop, outcomeRecorded: false, ...again };
+  return { end: last.end, outcomeRecorded, ...again };
 }
 
 // ---- the decision at session_start --------------------------------------------------------------
@@ -150,6 +157,18 @@ export function startMayAsk(reason: unknown, branchHasHuman: boolean): boolean {
  */
 export function startMayRearm(reason: unknown, branchHasHuman: boolean): boolean {
   return startMayAsk(reason, branchHasHuman) || (reason === "reload" && branchHasHuman);
+}
+
+/**
+ * Whether a `session_start` marks the restart on the branch (SPEC 0.5 §4.21): a start that may ask, on
+ * a branch whose run was cut short on a marker or a tool result. The person's first message after it
+ * then does not "directly follow a marker or a tool result" (§4.15): the dead run is not a run in
+ * progress, so only the go-on words, the offer's yes or `/todoloop continue` carry its list over. Once:
+ * a second start (a second restart, pi 1.5.2's second `session_start` over RPC) finds it recorded.
+ */
+export function marksRestart(reason: unknown, tail: TailSummary): boolean {
+  if (tail.restarted === true) return false;
+  return startMayAsk(reason, tail.end !== "empty") && (tail.end === "marker" || tail.end === "tool-result");
 }
 
 export interface ResumeFacts {

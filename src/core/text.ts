@@ -4,8 +4,10 @@
  */
 import type { Limits } from "./types.ts";
 import type { LimitKey, ListState, Memory, NoListWhy, Notice, Reason, StaleWhy, StopKind, VerifyErrorWhy, VerifyReason, Wait } from "./types.ts";
-import { assertNever, stopKind } from "../loop.ts";
+import { stopKind } from "./stops.ts";
+import { assertNever } from "./never.ts";
 import { sanitize } from "./sanitize.ts";
+import { handOverOf } from "./reach-plan.ts";
 import type { ResumeCause } from "./resume.ts";
 import { SECOND_SESSION } from "./child.ts";
 import type { ChildConduct } from "./child.ts";
@@ -68,6 +70,14 @@ const CANNOT_CONTINUE: Record<Extract<Reason, { kind: "cannot-continue" }>["why"
   "out-of-date": "not continuing: the todo list is out of date; the model has to read it with its todo tool first",
 };
 
+/** A clear stop's hand-over (SPEC §4.23): ` · the agent asks you to test it: "…"`, or nothing. */
+function handOverText(handsOver: string | undefined): string {
+  return handsOver === undefined || handsOver === "" ? "" : ` · ${HAND_OVER}: "${handsOver}"`;
+}
+
+/** The fixed words of a hand-over, the command hook's headline without the agent's sentence. */
+const HAND_OVER = "the agent asks you to test it";
+
 function waitText(wait: Wait): string {
   return wait.asked ? `the agent asked: "${wait.reason}"` : wait.reason;
 }
@@ -80,7 +90,7 @@ export function describeReason(reason: Reason): string {
     case "continuing":
       return `continuing: ${plural(reason.open, "task")} still open, ${roundText(reason.round, reason.maxRounds)}`;
     case "clear":
-      return "stopped: list is clear";
+      return `stopped: list is clear${handOverText(reason.handsOver)}`;
     case "no-list":
       return `stopped: no list (${NO_LIST[reason.why]})`;
     case "out-of-date":
@@ -197,7 +207,7 @@ export function describeVerify(reason: VerifyReason): string {
   const base = (which: "clear" | "emptied"): string => (which === "clear" ? "stopped: list is clear" : `stopped: no list (${NO_LIST.emptied})`);
   switch (reason.kind) {
     case "verified":
-      return `${base(reason.base)} · ${commandName(reason.command)} passed (${secondsText(reason.seconds)})`;
+      return `${base(reason.base)} · ${commandName(reason.command)} passed (${secondsText(reason.seconds)})${handOverText(reason.base === "clear" ? reason.handsOver : undefined)}`;
     case "verify-error":
       if (reason.why === "unapproved" || reason.why === "changed" || reason.why === "hidden-characters" || reason.why === "untrusted") {
         return `${base(reason.base)} · ${NOT_RUN[reason.why]}`;
@@ -703,23 +713,29 @@ export function stopHeadline(reason: Reason): string {
   // The no-progress stop's explanation of what counts as progress is for the transcript, not a headline.
   if (reason.kind === "stuck") return `stopped: ${plural(reason.replies, "reply", "replies")} in a row without progress`;
   if (reason.kind === "work-timeout") return `stopped: ${workTimeoutText(reason.minutes)}`;
+  // A hand-over's sentence is the agent's: the headline keeps the fixed words, `detail` the sentence.
+  if (handOverOf(reason) !== undefined) {
+    const bare: Reason = reason.kind === "verified" ? { ...reason, handsOver: "" } : { kind: "clear" };
+    return `${describeReason(bare)} · ${HAND_OVER}`;
+  }
   // Every other reason that says "it may need you" says it after its task count, so one cut takes both.
   return describeReason(reason).replace(/, \d+ tasks? still open\b.*/, "");
 }
 
-/** The model's own words a stop carries (its question, its block reason), sanitised; null when it carries none. */
+/** The model's own words a stop carries (its question, its block reason, its hand-over), sanitised; null when it carries none. */
 export function stopDetail(reason: Reason, max: number): string | null {
-  if (reason.kind !== "waiting") return null;
-  const words = sanitize(reason.reason, max);
+  const handsOver = handOverOf(reason);
+  if (reason.kind !== "waiting" && handsOver === undefined) return null;
+  const words = sanitize(reason.kind === "waiting" ? reason.reason : handsOver, max);
   return words === "" ? null : words;
 }
 
 /**
  * A stop as a person reads it outside pi — the desktop notification's body, the print-mode summary:
- * the fixed headline (a wait with the agent's words, sanitised) and the tasks open, when any are.
+ * the fixed headline (a wait or a hand-over with the agent's words, sanitised) and the tasks open, when any are.
  */
 export function reachText(reason: Reason, open: number, total: number): string {
-  const head = reason.kind === "waiting" ? sanitize(describeReason(reason), 300) : stopHeadline(reason);
+  const head = reason.kind === "waiting" || handOverOf(reason) !== undefined ? sanitize(describeReason(reason), 300) : stopHeadline(reason);
   return open > 0 ? `${head}, ${open} of ${plural(total, "task")} open` : head;
 }
 

@@ -20,7 +20,11 @@ export interface Wait {
 export type Reason =
   | { readonly kind: "none" }
   | { readonly kind: "continuing"; readonly open: number; readonly round: number; readonly maxRounds: number | null }
-  | { readonly kind: "clear" }
+  /**
+   * The list is clear; `handsOver`: the settle's reply hands the testing to the person (SPEC §4.23) — the
+   * sentence, sanitised — so the stop needs them.
+   */
+  | { readonly kind: "clear"; readonly handsOver?: string }
   | { readonly kind: "no-list"; readonly why: NoListWhy }
   | { readonly kind: "out-of-date"; readonly why: StaleWhy }
   | { readonly kind: "out-of-reach"; readonly tool: string; readonly open: number }
@@ -36,7 +40,8 @@ export type Reason =
     }
   | { readonly kind: "idle"; readonly replies: number; readonly open: number }
   /** `shutdown`: an abort pi made while shutting down on SIGTERM or SIGHUP, not the person's Escape (SPEC §4.21). */
-  | { readonly kind: "outcome"; readonly outcome: Exclude<TurnOutcome, "completed">; readonly shutdown?: boolean }
+  /** `fixing`: the run was a verification's fix run (no task open; SPEC 0.5: a run the loop started always ends with a record). */
+  | { readonly kind: "outcome"; readonly outcome: Exclude<TurnOutcome, "completed">; readonly shutdown?: boolean; readonly fixing?: true }
   | { readonly kind: "paused" }
   | { readonly kind: "resumed" }
   | { readonly kind: "reset" }
@@ -89,7 +94,8 @@ export type LimitWaitReason =
 /** What a verification run meant (SPEC §4.16); the English is in text.ts. */
 export type VerifyReason =
   /** The command passed: the stop keeps its kind (`clear`, or `no-list` for an emptied list). */
-  | { readonly kind: "verified"; readonly base: "clear" | "emptied"; readonly command: string; readonly seconds: number }
+  /** `handsOver`: a clear list whose reply still asks the person to test it (SPEC §4.23). */
+  | { readonly kind: "verified"; readonly base: "clear" | "emptied"; readonly command: string; readonly seconds: number; readonly handsOver?: string }
   | {
       readonly kind: "verify-failed";
       readonly command: string;
@@ -256,6 +262,11 @@ export interface TurnFacts {
   readonly question: string | undefined;
   /** What the reply this settle ends did (a settle only); undefined when the branch does not say. */
   readonly reply: ReplyFacts | undefined;
+  /**
+   * The sentence with which the settle's reply hands the testing to the person (SPEC §4.23), already
+   * sanitised: the text rule's finding, a fact like `question`; undefined when it hands nothing over.
+   */
+  readonly handsOver?: string | undefined;
 }
 
 /** Which tools the model can reach: the active set and every registered tool's exposure. */
@@ -327,7 +338,12 @@ export interface MarkerDetails {
 }
 
 /** A marker to append: its details plus the tool the nudge names (undefined: plan-mode's convention). */
-export type MarkerDraft = MarkerDetails & { readonly tool: string | undefined; readonly source: SourceId | undefined };
+export type MarkerDraft = MarkerDetails & {
+  readonly tool: string | undefined;
+  readonly source: SourceId | undefined;
+  /** A verification continuation's fenced output, which its nudge carries (never in the details). */
+  readonly output?: string;
+};
 
 export interface StopRecord {
   readonly v: 1;
@@ -341,6 +357,8 @@ export interface StopRecord {
   readonly list?: string;
   /** A verified stop's run: `{ command, exit: 0, seconds }`; a failed one adds `run`. */
   readonly verify?: { readonly command: string; readonly exit: number; readonly seconds: number; readonly run?: number };
+  /** A clear list whose reply hands the testing to the person (SPEC §4.23): the sentence, sanitised. */
+  readonly handsOver?: string;
   /** A `limit-wait` that waits (SPEC §4.20): when the run continues (ISO time), and the minutes waited. */
   readonly resumeAt?: string;
   readonly waitMinutes?: number;
@@ -417,6 +435,8 @@ export interface Config extends Limits {
   readonly earlierTasks: EarlierTasks;
   /** Verification commands (SPEC §4.16), by directory prefix; empty = none. */
   readonly verify: readonly VerifyEntry[];
+  /** `"verify": false` (0.5): no verification, no check looked for or offered, a project file's `verify` ignored. */
+  readonly verifyOff?: boolean | undefined;
   /** Minutes of waiting for usage limits per human message (SPEC §4.20); 0 = a limit is an ordinary error stop. */
   readonly maxLimitWaitMinutes: number;
   /** How the loop behaves in a child session (SPEC §4.18): quietly, not at all, or like any session. */

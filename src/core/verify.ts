@@ -4,9 +4,11 @@
  * person. Pure: plain data in, plain data out; the process itself is `verify-run.ts`, the words `text.ts`.
  */
 import type { Limits, VerifyEntry } from "./types.ts";
-import { limitReached } from "../loop.ts";
+import { limitReached } from "./stops.ts";
 import type { DecideInput, ListState, MarkerDetails, Memory, Reason, VerifyErrorWhy, VerifyMemo } from "./types.ts";
 import { cleanOutputLine } from "./sanitize.ts";
+import { handOverOf } from "./reach-plan.ts";
+import type { FoundApproval, Pinned, PinnedCheck } from "./project-check.ts";
 
 /** What the runner reports; it decides nothing. */
 export interface VerifyResult {
@@ -27,13 +29,24 @@ export interface VerifyCommand {
   readonly command: string;
   readonly timeoutMinutes: number;
   readonly maxRuns: number;
-  readonly source: "user" | "project";
+  /** The user's file, a project file's approved command, or the project's own check found and approved (0.5). */
+  readonly source: "user" | "project" | "found";
+}
+
+/** The project's own check (SPEC §4.16, 0.5) when it is not approved as it is now: it does not run. */
+export interface FoundChoice {
+  readonly kind: "found";
+  readonly check: PinnedCheck;
+  readonly approval: Exclude<FoundApproval, { kind: "approved" }>;
+  /** Never offered or approved: its text hides characters, or pi does not trust the project. */
+  readonly refused: "hidden-characters" | "untrusted" | undefined;
 }
 
 export type VerifyChoice =
   | { readonly kind: "none" }
   | { readonly kind: "run"; readonly spec: VerifyCommand }
-  | { readonly kind: "refused"; readonly command: string; readonly why: Extract<VerifyErrorWhy, "unapproved" | "changed" | "hidden-characters" | "untrusted"> };
+  | { readonly kind: "refused"; readonly command: string; readonly why: Extract<VerifyErrorWhy, "unapproved" | "changed" | "hidden-characters" | "untrusted"> }
+  | FoundChoice;
 
 /** How far the model's copy of the output goes. */
 export const OUTPUT_LINES = 60;
@@ -45,6 +58,11 @@ const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Nonc
 /** Whether a command holds a character that would not show (a project command with one is refused). */
 export function hasHiddenCharacters(command: string): boolean {
   return HIDDEN.test(command);
+}
+
+/** Whether a found check's pinned text holds a character that would not show (tabs and line breaks aside): it is never offered or run. */
+export function pinHidesCharacters(pinned: Pinned): boolean {
+  return "text" in pinned && hasHiddenCharacters(pinned.text.replace(/[\t\n\r]/g, " "));
 }
 
 /** A path as a prefix: slashes collapsed, one at the end (`/a//b` → `/a/b/`, `/` stays `/`). */
@@ -89,6 +107,10 @@ export interface ChooseInput {
   readonly approval: "approved" | "changed" | "none";
   /** `ctx.isProjectTrusted()`; true when the host has no such function. */
   readonly trusted: boolean;
+  /** The config says `"verify": false`: nothing applies, nothing is looked for (0.5). */
+  readonly off?: boolean | undefined;
+  /** The project's own check and its approval, looked for only when nothing else applies (0.5). */
+  readonly found?: (() => { readonly check: PinnedCheck; readonly approval: FoundApproval; readonly hidden: boolean } | undefined) | undefined;
 }
 
 /**
@@ -97,6 +119,7 @@ export interface ChooseInput {
  * the reason only when the user's file has nothing for this directory either.
  */
 export function chooseVerify(input: ChooseInput): VerifyChoice {
+  if (input.off === true) return { kind: "none" };
   const { project } = input;
   let refused: VerifyChoice | undefined;
   if (project) {
@@ -107,8 +130,20 @@ export function chooseVerify(input: ChooseInput): VerifyChoice {
   }
   const entry = pickUserEntry(input.user, input.cwds, input.home);
   if (entry) return { kind: "run", spec: { command: entry.command, timeoutMinutes: entry.timeoutMinutes, maxRuns: entry.maxRuns, source: "user" } };
-  return refused ?? { kind: "none" };
+  if (refused) return refused;
+  // 0.5: a project file that proposes a command is the project's answer; only without one is its check looked for.
+  const found = project ? undefined : input.found?.();
+  if (!found) return { kind: "none" };
+  const why = found.hidden ? "hidden-characters" : !input.trusted ? "untrusted" : undefined;
+  if (found.approval.kind === "approved") {
+    if (why === undefined) return { kind: "run", spec: { command: found.check.command, ...FOUND_DEFAULTS, source: "found" } };
+    return { kind: "found", check: found.check, approval: { kind: "none" }, refused: why };
+  }
+  return { kind: "found", check: found.check, approval: found.approval, refused: why };
 }
+
+/** A found check runs with the defaults of `verify` (SPEC §8). */
+export const FOUND_DEFAULTS = { timeoutMinutes: 10, maxRuns: 3 } as const;
 
 /** The lines of a command's output the model sees: cleaned, line feeds kept, the last 60 lines, at most 6,000 code points. */
 export function outputTail(text: string): string {
@@ -146,20 +181,37 @@ export type VerifyPlan =
   /** Nothing but reads since the last run of this command: its result counts again, without a run. */
   | { readonly kind: "again"; readonly spec: VerifyCommand; readonly base: "clear" | "emptied" }
   /** Not run (a project command that is not approved): the stop says why. */
-  | { readonly kind: "decided"; readonly memory: Memory };
+  | { readonly kind: "decided"; readonly memory: Memory }
+  /** The project's own check is offered before the stop (0.5); a yes runs it as `run` would. */
+  | { readonly kind: "offer"; readonly choice: FoundChoice; readonly base: "clear" | "emptied" };
+
+/** The clear stop hands the testing to the person (SPEC §4.23) and no run under this message failed yet. */
+function handsOverFirst(memory: Memory): boolean {
+  const reason = memory.pending?.reason;
+  if (reason === undefined || handOverOf(reason) === undefined) return false;
+  return memory.verify === undefined || memory.verify.exit === 0;
+}
 
 /**
  * Whether this settle runs the verification command (SPEC §4.16 "When"): only when `decide()` would end
  * the run on a clear list or one emptied by a clear or deletes, for a message that had work — so never
  * while paused, waiting, planning or for plain chat — and not when a human message is queued, nor when
  * the reply asked the person something (`question`, already sanitised): then the loop waits for them.
+ * 0.5: a reply that hands the testing to the person at a clear list (SPEC §4.23) is not that wait while
+ * no run under this message has failed: the check runs first, and a pass keeps the hand-over.
  */
-export function planVerify(memory: Memory, choice: VerifyChoice, pendingMessages: boolean, work: number, question?: string): VerifyPlan {
+export function planVerify(memory: Memory, choice: VerifyChoice, pendingMessages: boolean, work: number, question?: string, mayOffer = false): VerifyPlan {
   const base = baseOf(memory);
   if (base === undefined || choice.kind === "none" || pendingMessages || memory.paused || memory.waiting !== undefined) return { kind: "none" };
+  // 0.5: a found check that is not approved as it is now is no verification: an ordinary clear, offered
+  // once a session in the TUI (`mayOffer`) unless refused, said never to, or the reply asks the person something.
+  if (choice.kind === "found") {
+    const offer = mayOffer && choice.refused === undefined && choice.approval.kind !== "never" && (question === undefined || handsOverFirst(memory));
+    return offer ? { kind: "offer", choice, base } : { kind: "none" };
+  }
   // 0.4: a reply that waits for the person (a question after a failed run, say) is a wait, not another
   // run: no command, no failing output pushed again; the person's answer carries the list over.
-  if (question !== undefined && choice.kind === "run") {
+  if (question !== undefined && choice.kind === "run" && !handsOverFirst(memory)) {
     const wait: Reason = { kind: "waiting", reason: question, asked: true };
     return { kind: "decided", memory: { ...memory, waiting: { reason: question, asked: true }, last: wait, pending: { reason: wait, open: 0, level: "warning" } } };
   }
@@ -233,6 +285,9 @@ export function judgeVerify(memory: Memory, input: JudgeInput): Judged {
   const failedRuns = previous?.runs ?? 0;
   if (exit === 0) {
     const memo: VerifyMemo = { command: spec.command, runs: failedRuns, exit, seconds, output: "", workAt: input.work };
+    // A pass keeps a clear stop's hand-over (SPEC §4.23): the person's check passed, and the reply still asks them to test.
+    const handsOver = base === "clear" && memory.pending !== undefined ? handOverOf(memory.pending.reason) : undefined;
+    if (handsOver !== undefined) return stop({ ...memory, verify: memo }, { kind: "verified", base, command: spec.command, seconds, handsOver }, "warning", recordNow);
     return stop({ ...memory, verify: memo }, { kind: "verified", base, command: spec.command, seconds }, "info", recordNow);
   }
   const runs = failedRuns + 1;

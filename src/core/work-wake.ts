@@ -7,7 +7,7 @@
  * clock and applies what these return.
  */
 import type { BranchFacts, EarlierMode, Limits, ListState, MarkerDraft, Memory, ToolFacts } from "./types.ts";
-import { earlierFacts, holdsEarlier, limitReached, timerContinuation, timerStop } from "../loop.ts";
+import { earlierFacts, holdsEarlier, limitReached, timerContinuation, timerStop } from "./stops.ts";
 
 /** What a wake or a check-in reads besides the memory. */
 export interface WorkNudgeFacts {

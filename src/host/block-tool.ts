@@ -52,7 +52,7 @@ export function registerBlockTool(runtime: Runtime): void {
       }
       // In the interactive transcript the stop line announces the wait; elsewhere this notice does.
       if (!transcriptShown(ctx, facts.config)) runtime.notify(ctx, `todo loop: the agent is waiting for you: ${reason}`, "warning");
-      runtime.showFooter(ctx, facts.session, runtime.footerFor(facts, blocked.memory));
+      runtime.refreshFooter(ctx, facts, blocked.memory);
       return textResult(blockResultText(reason), { v: 1, waiting: true, reason, anchor: facts.memory.anchor });
     },
   });

@@ -1,73 +1,59 @@
 /**
  * The run boundaries: `turn_end` gathers the facts and applies `decide()` (a marker and `continue:
- * true`, or nothing); `agent_settled` applies `settle()` (the stop record and its announcement, once the
- * run really ended); `session_start` and `session_tree` read the session's pause and show the footer;
+ * true`, or nothing); `agent_settled` ends the run (`run-end.ts`: the stop record and its announcement,
+ * once the run really ended); `session_start` and `session_tree` read the session's pause and show the footer;
  * `context` applies `filterMarkers()`.
  */
 import { killSwitch, configPath } from "../io/paths.ts";
 import { loadConfig } from "../config.ts";
-import { decide, filterMarkers, freshMemory, settle } from "../loop.ts";
+import { decide, filterMarkers, freshMemory } from "../loop.ts";
 import type { TurnFacts } from "../core/types.ts";
 import type { ContextLike, EntryDraft, ToolResultLike, TurnEndEventLike, TurnEndResultLike, TurnOutcome } from "../core/pi-shapes.ts";
-import { askedQuestion, replyText } from "../core/question.ts";
-import { markerMessage, transcriptShown } from "./runtime.ts";
-import { limitAtSettle, recordAtSettle } from "./limit-waits.ts";
+import { askedQuestion, handsOver, replyText } from "../core/question.ts";
+import { markerMessage } from "./runtime.ts";
+import { endRun } from "./run-end.ts";
 import { holdForWork, workDecided, workFactsAt } from "./work.ts";
 import type { Runtime } from "./runtime.ts";
 import { SOURCES, TODO_TOOL_NAMES } from "../sources/index.ts";
 import type { CallKind } from "../core/types.ts";
 import { isRecord } from "../core/record.ts";
-import { openCount, STOP_TYPE, vanishedTasks } from "../state.ts";
+import { openCount, vanishedTasks } from "../state.ts";
 import type { Snapshot } from "../state.ts";
-import { describeNotice, describeReason, OFF_FOOTER, sanitize } from "../core/text.ts";
+import { describeNotice, sanitize } from "../core/text.ts";
 import { registerVerifyShutdown, verifyAtSettle } from "./verify-boundary.ts";
 import { readProjectVerify } from "./verify-setup.ts";
 import { projectFile } from "../io/approvals.ts";
 
 const OUTCOMES: ReadonlySet<unknown> = new Set(["completed", "error", "aborted"]);
-/** How much of a question the wait reason keeps. */
+/** How much of a question the wait reason keeps (and of a hand-over its stop). */
 const QUESTION_CHARS = 200;
 
 export function registerBoundaries(runtime: Runtime): void {
   const { pi } = runtime;
 
-  /**
-   * The kill switch in force now, with the footer following it at once (SPEC §8: creating or removing
-   * the file takes effect at the next hook call): `todo loop off` over a footer that showed tasks, and
-   * the loop's own footer back as soon as the file is gone.
-   */
-  function switchNow(ctx: ContextLike): string | undefined {
-    const off = killSwitch(ctx.cwd);
-    if (!ctx.hasUI) return off;
-    const session = runtime.sessionOf(ctx);
-    if (off !== undefined) {
-      if (session.footer !== undefined) runtime.showFooter(ctx, session, OFF_FOOTER);
-    } else if (session.footer === OFF_FOOTER) {
-      const facts = runtime.gather(ctx);
-      runtime.showFooter(ctx, session, runtime.footerFor(facts, facts.memory));
-    }
-    return off;
-  }
+  /** The kill switch in force now, followed at once by the footer and a usage-limit wait (runtime.ts). */
+  const switchNow = (ctx: ContextLike): string | undefined => runtime.followSwitch(ctx);
 
   /** The user file's problems and the project file's (its ignored keys, a FIFO, …), each announced once per set (SPEC §8). */
-  function announceProblems(ctx: ContextLike, userProblems: readonly string[]): void {
+  function announceProblems(ctx: ContextLike, userProblems: readonly string[], verifyOff: boolean | undefined): void {
     runtime.reach.problems(ctx, configPath(), userProblems);
     const file = projectFile(ctx.cwd);
     const prefix = `${file}: `;
-    const project = readProjectVerify(ctx.cwd).problems.map((problem) => (problem.startsWith(prefix) ? problem.slice(prefix.length) : problem));
+    const project = readProjectVerify(ctx.cwd, verifyOff === true).problems.map((problem) => (problem.startsWith(prefix) ? problem.slice(prefix.length) : problem));
     runtime.reach.projectProblems(ctx, file, project);
   }
 
   async function onTurnEnd(event: TurnEndEventLike, ctx: ContextLike): Promise<TurnEndResultLike | undefined> {
     if (runtime.conduct(ctx) === "off") return undefined;
-    if (switchNow(ctx)) return undefined;
+    const off = switchNow(ctx);
+    if (off) return undefined;
     if (!isRecord(event) || !Array.isArray(event.toolResults)) return undefined;
     // Without readable proposals and context there is no telling whether a human message is queued or
     // another handler already continued, nor a way to keep its entries: when unsure, do nothing.
     if (!Array.isArray(event.entries) || typeof event.continue !== "boolean") return undefined;
     if (!isRecord(event.context) || !Array.isArray(event.context.pendingMessages)) return undefined;
-    const facts = runtime.gather(ctx);
-    announceProblems(ctx, facts.problems);
+    const facts = runtime.gather(ctx, { killSwitch: off });
+    announceProblems(ctx, facts.problems, facts.config.verifyOff);
     const turn = turnFacts(event, facts.snapshot);
     const decision = decide({
       memory: facts.session.memory,
@@ -93,7 +79,7 @@ export function registerBoundaries(runtime: Runtime): void {
       const { message, type } = describeNotice(notice, configPath());
       runtime.notify(ctx, message, type);
     }
-    runtime.showFooter(ctx, facts.session, runtime.footerFor(facts, decision.memory));
+    runtime.refreshFooter(ctx, facts, decision.memory);
     if (!decision.continue || !decision.marker) {
       return verifyAtSettle(runtime, ctx, { ...event, entries: event.entries }, facts, event.context.pendingMessages.length > 0, turn.question);
     }
@@ -110,41 +96,27 @@ export function registerBoundaries(runtime: Runtime): void {
     // Print and JSON mode: while the loop waits on work, the run is held open until the work reports.
     await holdForWork(runtime, ctx);
     const { config } = loadConfig(configPath());
-    // A run that ended on no stop still reaches the exit status (print/JSON: the last run decides).
-    if (!session.memory?.pending) return runtime.reach.settled(ctx, config, { ended: undefined, record: undefined, total: 0 });
-    // A provider error that is a usage limit ends the run as a wait, not an error (SPEC §4.20).
-    const memory = limitAtSettle(ctx, session.memory, config);
-    const ended = memory.pending?.reason;
-    const settled = settle(memory, transcriptShown(ctx, config), describeReason);
-    session.memory = settled.memory;
-    if (settled.record) pi.appendEntry(STOP_TYPE, recordAtSettle(runtime, ctx, settled.record, ended));
-    if (settled.notice) {
-      const { message, type } = describeNotice(settled.notice, configPath());
-      runtime.notify(ctx, message, type);
-    }
-    const after = settled.record || ctx.hasUI ? runtime.gather(ctx) : undefined;
-    const total = settled.record ? (after?.snapshot.list?.tasks.length ?? 0) : 0;
-    // The run really ended: the footer now names the stop instead of the running count.
-    if (after && ctx.hasUI) runtime.showFooter(ctx, session, runtime.footerFor(after, session.memory));
-    await runtime.reach.settled(ctx, config, { ended, record: settled.record, total });
+    await endRun(runtime, ctx, session, config, "settle").reached;
   }
 
   /** A human message arrived: its counts start at zero now, not when its first turn ends (the pause holds). */
   function onHumanMessage(ctx: ContextLike): void {
     if (!ctx.hasUI) return;
     const facts = runtime.gather(ctx);
-    runtime.showFooter(ctx, facts.session, runtime.footerFor(facts, freshMemory(facts.memory.anchor, facts.memory.paused)));
+    runtime.refreshFooter(ctx, facts, freshMemory(facts.memory.anchor, facts.memory.paused));
   }
 
   function onSessionStart(ctx: ContextLike): void {
     if (runtime.conduct(ctx) === "off") return;
-    if (!killSwitch(ctx.cwd)) announceProblems(ctx, loadConfig(configPath()).problems);
+    if (!killSwitch(ctx.cwd)) {
+      const loaded = loadConfig(configPath());
+      announceProblems(ctx, loaded.problems, loaded.config.verifyOff);
+    }
     runtime.readControls(ctx, runtime.sessionOf(ctx));
     if (!ctx.hasUI) return;
     const facts = runtime.gather(ctx);
-    facts.session.memory = facts.memory;
     // Set (or clear) it whatever this new runtime's cache says: an RPC client keeps an earlier session's footer.
-    runtime.showFooter(ctx, facts.session, runtime.footerFor(facts, facts.memory), true);
+    runtime.setMemory(ctx, facts, facts.memory, true);
   }
 
   /** `/tree` moved the session to another branch: its counters, the session's pause, and the footer. */
@@ -153,8 +125,7 @@ export function registerBoundaries(runtime: Runtime): void {
     const session = runtime.sessionOf(ctx);
     runtime.readControls(ctx, session);
     const facts = runtime.gather(ctx);
-    session.memory = facts.memory;
-    runtime.showFooter(ctx, session, runtime.footerFor(facts, facts.memory));
+    runtime.setMemory(ctx, facts, facts.memory);
   }
 
   registerVerifyShutdown(pi);
@@ -233,8 +204,13 @@ function turnFacts(event: TurnEndEventLike, snapshot: Snapshot): TurnFacts {
     const kind = isRecord(result) ? classify(result) : undefined;
     if (kind) calls.push(kind);
   }
-  const asked = results.length === 0 ? askedQuestion(replyText(event.message)) : undefined;
+  const text = results.length === 0 ? replyText(event.message) : undefined;
+  const asked = text === undefined ? undefined : askedQuestion(text);
   const question = asked === undefined ? undefined : sanitize(asked, QUESTION_CHARS);
+  // The sentence that hands the testing to the person (SPEC §4.23), by the text rule; decide() reads it
+  // only at a clear list. (The judge of §4.22 would be another source of the same fact.)
+  const handed = text === undefined ? undefined : handsOver(text);
+  const handOver = handed === undefined ? undefined : sanitize(handed, QUESTION_CHARS);
   return {
     outcome,
     toolResults: results.length,
@@ -244,5 +220,6 @@ function turnFacts(event: TurnEndEventLike, snapshot: Snapshot): TurnFacts {
     vanished: vanishedTasks(snapshot.listAtLastReply, snapshot.list),
     question: question === "" ? undefined : question,
     reply: results.length === 0 ? snapshot.reply.last : undefined,
+    handsOver: handOver === "" ? undefined : handOver,
   };
 }

@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { configPath } from "../io/paths.ts";
 import { applyCommand, COMMANDS, parseCommand } from "../loop.ts";
+import { minutesSince } from "../core/stops.ts";
 import type { Command, CommandFacts } from "../loop.ts";
 import { markerMessage } from "./runtime.ts";
 import type { ContextLike } from "../core/pi-shapes.ts";
@@ -38,14 +39,6 @@ export function commandFacts(facts: Facts): Omit<CommandFacts, "idle"> {
   };
 }
 
-/**
- * `/todoloop`'s minutes since your message: from the message to now — the figure the time limit meets
- * at the next settle — not to the newest reply (the clock is read here, in the wiring).
- */
-export function minutesSince(anchorTime: number | undefined, now: number): number | undefined {
-  return anchorTime === undefined ? undefined : Math.max(0, now - anchorTime) / 60_000;
-}
-
 export function registerCommand(runtime: Runtime): void {
   const { pi } = runtime;
   pi.registerCommand("todoloop", {
@@ -68,6 +61,8 @@ export function registerCommand(runtime: Runtime): void {
     },
     async handler(args, ctx) {
       try {
+        // Any `/todoloop` is a command that sees the kill switch: a wait cancelled, the footer following it.
+        runtime.followSwitch(ctx);
         if (isVerifyCommand(args)) {
           await handleVerify(runtime, args, ctx);
           return;
@@ -111,7 +106,7 @@ export function registerCommand(runtime: Runtime): void {
           const open = facts.list.kind === "list" ? facts.list.open : 0;
           runtime.notify(ctx, commandReplyText(result.reply, { idle, open }), result.reply.kind === "cannot-continue" ? "warning" : "info");
         }
-        runtime.showFooter(ctx, facts.session, runtime.footerFor(facts, result.memory));
+        runtime.refreshFooter(ctx, facts, result.memory);
         if (result.marker) {
           // The person's decision: no probe (SPEC §4.19); the run it starts holds the lock like any continuation.
           pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });

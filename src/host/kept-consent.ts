@@ -25,7 +25,7 @@ export function registerKeptConsent(runtime: Runtime): void {
       if (result.marker || result.reply.kind === "cannot-continue") {
         runtime.notify(ctx, `todo loop: ${describeReason(result.reply)}`, result.marker ? "info" : "warning");
       }
-      runtime.showFooter(ctx, session, runtime.footerFor(facts, result.memory));
+      runtime.refreshFooter(ctx, facts, result.memory);
       if (result.marker) {
         pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
         runtime.workflow.hold(ctx);

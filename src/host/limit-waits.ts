@@ -1,12 +1,16 @@
 /**
  * Waiting out a usage limit and picking up a run that died with pi (SPEC §4.20, §4.21), wired:
- * - at `agent_settled`, a run that ended on a limit error becomes a `limit-wait` stop (`limitAtSettle`),
- *   and its record arms a timer (`recordAtSettle`; TUI and RPC) that continues the run once at its time;
- * - the timer is cancelled by a human message, `/new` and the session's end; when it fires it checks
+ * - wherever a run ends (`run-end.ts`: at `agent_settled`, a timer's stop, verification's), a run that
+ *   ended on a limit error becomes a `limit-wait` stop (`limitAtSettle`; not when the open tasks are an
+ *   earlier message's that this one has not taken up, SPEC 0.5), and its record arms a timer
+ *   (`recordAtSettle`; TUI and RPC) that continues the run once at its time;
+ * - the timer is cancelled by a human message, `/new`, the session's end and the kill switch as soon as a
+ *   hook or a command sees it (`switchSeen`, SPEC 0.5); when it fires it checks
  *   the branch (a pause, a reset, a `continue` or a reply since cancel it), the kill switch, the pause,
  *   `workflow:mutex:v1`, and every limit (`limitWake`);
  * - at `session_start` of a resumed session it asks whether to continue a run that died (TUI: a dialog,
- *   RPC: a notify), or arms a wait still to come again (`decideResume`);
+ *   RPC: a notify), or arms a wait still to come again (`decideResume`); a run that died on a marker or a
+ *   tool result gets a restart record (`marksRestart`), so the next message is not read as steering it;
  * - SIGTERM and SIGHUP are watched (one listener per process, removed at the session's end) so that the
  *   abort pi makes while shutting down is recorded with `shutdown: true`: a death, not the person's Escape.
  * The rules are in `core/limit-stop.ts`, `core/resume.ts` and `core/limit-wait.ts`; the words in `text.ts`.
@@ -16,14 +20,16 @@ import { applyCommand } from "../loop.ts";
 import type { Config, Memory, Reason, StopRecord } from "../core/types.ts";
 import type { ContextLike } from "../core/pi-shapes.ts";
 import { isRecord } from "../core/record.ts";
-import { limitWake, readLimitRun, wakeDue, withLimitStop } from "../core/limit-stop.ts";
+import { heldEarlier, limitWake, readLimitRun, wakeDue, withLimitStop, withoutTimer } from "../core/limit-stop.ts";
 import { parseTime } from "../core/limit-wait.ts";
-import { decideResume, readTail, RESUME_CONFIRM_TIMEOUT_MS, resumeChannel } from "../core/resume.ts";
+import { decideResume, marksRestart, readTail, RESUME_CONFIRM_TIMEOUT_MS, resumeChannel } from "../core/resume.ts";
 import type { ResumeDecision } from "../core/resume.ts";
 import { commandReplyText, RESUME_TITLE, resumeNotice, resumeQuestion } from "../core/text.ts";
-import { CONTROL_TYPE } from "../state.ts";
-import { commandFacts, minutesSince } from "./command.ts";
-import { markerMessage, settleFromTimer, yieldsToWorkflow } from "./runtime.ts";
+import { CONTROL_TYPE, RESTART_TYPE } from "../state.ts";
+import { commandFacts } from "./command.ts";
+import { minutesSince } from "../core/stops.ts";
+import { markerMessage, yieldsToWorkflow } from "./runtime.ts";
+import { endRun } from "./run-end.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** The longest a timer may be set for in one go (Node's limit is 2^31-1 ms; no wait is longer than a day). */
@@ -54,6 +60,17 @@ export function cancelLimitWait(ctx: ContextLike): void {
   if (!key || !current) return;
   clearTimeout(current.timer);
   armed.delete(key);
+}
+
+/**
+ * The kill switch seen by a hook or a command (SPEC 0.5 §4.20): the session's wait is cancelled at once,
+ * so removing the file before its time does not revive it, and the memory stops saying when it resumes.
+ */
+function cancelForSwitch(runtime: Runtime, ctx: ContextLike): void {
+  if (!limitWaitArmed(ctx)) return;
+  cancelLimitWait(ctx);
+  const session = runtime.sessionOf(ctx);
+  if (session.memory) session.memory = withoutTimer(session.memory);
 }
 
 /** Whether a wait is armed for the session (for tests and `/todoloop`). */
@@ -88,7 +105,7 @@ function arm(runtime: Runtime, ctx: ContextLike, resumeAt: unknown, resumeAtMs: 
  * open ends as a `limit-wait` instead of an error (SPEC §4.20); an abort while pi shuts down on a signal
  * is said to be one (§4.21). Reads the branch only when the pending stop is an error.
  */
-export function limitAtSettle(ctx: ContextLike, memory: Memory, config: Config): Memory {
+export function limitAtSettle(runtime: Runtime, ctx: ContextLike, memory: Memory, config: Config): Memory {
   const pending = memory.pending;
   if (pending === undefined || pending.reason.kind !== "outcome") return memory;
   if (pending.reason.outcome === "aborted") {
@@ -104,7 +121,9 @@ export function limitAtSettle(ctx: ContextLike, memory: Memory, config: Config):
   } catch {
     return memory;
   }
-  return withLimitStop(memory, { run: readLimitRun(branch), capMinutes: config.maxLimitWaitMinutes, nowMs: Date.now(), timer: timerMode(ctx) });
+  // A list an unrelated new message has not taken up is not the run's to continue at the reset (SPEC 0.5 §4.20).
+  const held = heldEarlier(memory, config.earlierTasks, runtime.gather(ctx).branch);
+  return withLimitStop(memory, { run: readLimitRun(branch), capMinutes: config.maxLimitWaitMinutes, nowMs: Date.now(), timer: timerMode(ctx), held });
 }
 
 /**
@@ -135,12 +154,15 @@ function wake(runtime: Runtime, ctx: ContextLike, resumeAt: unknown): void {
     const session = runtime.sessionOf(ctx);
     runtime.readControls(ctx, session);
     const facts = runtime.gather(ctx);
-    if (yieldsToWorkflow(runtime, ctx, session, facts)) return;
+    if (yieldsToWorkflow(runtime, ctx, facts)) return;
     const spend = { ...facts.spend, minutes: minutesSince(facts.snapshot.anchorTime, Date.now()) };
-    const result = limitWake(facts.memory, { list: facts.list, limits: facts.config, spend, tools: facts.tools, killSwitch: false });
+    const result = limitWake(facts.memory, { list: facts.list, limits: facts.config, spend, tools: facts.tools, killSwitch: false, earlierTasks: facts.config.earlierTasks, branch: facts.branch });
     session.memory = result.kind === "none" ? facts.memory : result.memory;
-    if (result.kind === "stop") return settleFromTimer(runtime, ctx, session, facts.config);
-    runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
+    if (result.kind === "stop") {
+      void endRun(runtime, ctx, session, facts.config, "timer").reached;
+      return;
+    }
+    runtime.refreshFooter(ctx, facts, session.memory);
     if (result.kind !== "continue") return;
     runtime.pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
     runtime.workflow.hold(ctx);
@@ -165,7 +187,7 @@ function continueNow(runtime: Runtime, ctx: ContextLike): void {
   }
   const open = facts.list.kind === "list" ? facts.list.open : 0;
   runtime.notify(ctx, commandReplyText(result.reply, { idle, open }), result.reply.kind === "cannot-continue" ? "warning" : "info");
-  runtime.showFooter(ctx, session, runtime.footerFor(facts, result.memory));
+  runtime.refreshFooter(ctx, facts, result.memory);
   if (result.marker) {
     runtime.pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
     runtime.workflow.hold(ctx);
@@ -198,13 +220,30 @@ function sessionIdOf(ctx: ContextLike): string {
   }
 }
 
+/**
+ * A start after pi stopped mid-run on a marker or a tool result is recorded on the branch, once, in every
+ * mode (not under the kill switch, nor in a child with `children: "off"`): the person's next message then
+ * does not follow a run in progress, so only go-on words carry the dead run's list over (SPEC 0.5 §4.21).
+ */
+function markRestart(runtime: Runtime, ctx: ContextLike, reason: unknown): void {
+  if (runtime.conduct(ctx) === "off" || killSwitch(ctx.cwd)) return;
+  if (marksRestart(reason, readTail(ctx.sessionManager.getBranch()))) runtime.pi.appendEntry(RESTART_TYPE, { v: 1 });
+}
+
 export function registerLimitWaits(runtime: Runtime): void {
   const { pi } = runtime;
+  // Every run's end (run-end.ts) takes the usage-limit step from here.
+  runtime.limitStep = {
+    atSettle: (ctx, memory, config) => limitAtSettle(runtime, ctx, memory, config),
+    atRecord: (ctx, record, ended) => recordAtSettle(runtime, ctx, record, ended),
+    switchSeen: (ctx) => cancelForSwitch(runtime, ctx),
+  };
   /** Sessions this instance already asked about: pi 1.5.2 over RPC fires `session_start` twice. */
   const asked = new Set<string>();
 
   async function onSessionStart(reason: unknown, ctx: ContextLike): Promise<void> {
     watchSignals();
+    markRestart(runtime, ctx, reason);
     // A child session asks nobody and waits for nothing: its parent decides (SPEC §4.18).
     if (runtime.conduct(ctx) !== "normal" || !timerMode(ctx)) return;
     const tail = readTail(ctx.sessionManager.getBranch());
@@ -225,8 +264,7 @@ export function registerLimitWaits(runtime: Runtime): void {
     if (decision.kind === "rearm" && channel === "timer") {
       arm(runtime, ctx, tail.stop?.resumeAt, decision.resumeAtMs);
       const now = Date.now();
-      session.memory = { ...facts.memory, last: { kind: "limit-wait", state: "waiting", resumeAtMs: decision.resumeAtMs, waitMinutes: (decision.resumeAtMs - now) / 60_000, atMs: now, first: false, timer: true } };
-      runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory), true);
+      runtime.setMemory(ctx, facts, { ...facts.memory, last: { kind: "limit-wait", state: "waiting", resumeAtMs: decision.resumeAtMs, waitMinutes: (decision.resumeAtMs - now) / 60_000, atMs: now, first: false, timer: true } }, true);
       return;
     }
     if (decision.kind !== "ask" || channel === "none") return;

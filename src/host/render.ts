@@ -32,6 +32,8 @@ export function registerRenderers(pi: PiLike, transcript: () => boolean): void {
     if (!transcriptOn(transcript)) return undefined;
     const stop = stopView(entry.data);
     const mark = verifyMark(entry.data);
+    // A clear list that hands the testing to the person needs them (SPEC §4.23): drawn as such stops are.
+    if (stop.handsOver) return line(PAD, [["warning", `${mark === PASS_MARK ? PASS_MARK : STOP_MARK} ${stopLine(stop.reason)}`]], theme);
     if (mark === PASS_MARK) return line(PAD, [["accent", PASS_MARK], ["dim", ` ${stopLine(stop.reason)}`]], theme);
     if (mark === FAIL_MARK) return line(PAD, [["warning", `${FAIL_MARK} ${stopLine(stop.reason)}`]], theme);
     if (stop.clear) return line(PAD, [["accent", STOP_MARK], ["dim", ` ${stopLine(stop.reason)}`]], theme);
@@ -85,13 +87,13 @@ export function verifyMark(data: unknown): string | undefined {
   return undefined;
 }
 
-/** A stop record's reason, sanitised (session files can be edited), and whether it is the clear-list stop. */
-export function stopView(data: unknown): { reason: string; clear: boolean; earlier: boolean } {
+/** A stop record's reason, sanitised (session files can be edited), whether it is the clear-list stop, and whether that hands the testing over. */
+export function stopView(data: unknown): { reason: string; clear: boolean; earlier: boolean; handsOver: boolean } {
   const record = isRecord(data) ? data : {};
   const reason = sanitize(record.reason, MAX_REASON);
   // 0.1 records have no kind: the clear stop is known by its wording.
   const clear = record.kind === undefined ? reason === "stopped: list is clear" : record.kind === "clear";
-  return { reason, clear, earlier: record.kind === "earlier" };
+  return { reason, clear, earlier: record.kind === "earlier", handsOver: clear && typeof record.handsOver === "string" && record.handsOver !== "" };
 }
 
 type Span = readonly [ThemeColorLike, string];

@@ -6,23 +6,23 @@
 import { agentDir, configPath, killSwitch } from "../io/paths.ts";
 import { loadConfig } from "../config.ts";
 import type { Config } from "../core/types.ts";
-import { align, settle } from "../loop.ts";
-import type { BranchFacts, ListState, MarkerDraft, Memory, ToolFacts } from "../core/types.ts";
+import { align } from "../loop.ts";
+import type { BranchFacts, ListState, MarkerDraft, Memory, Reason, StopRecord, ToolFacts } from "../core/types.ts";
 import type { ContextLike, CustomMessageLike, NotifyType, PiLike } from "../core/pi-shapes.ts";
 import { parseTasksFile, sourceOf, TODO_TOOL_NAMES } from "../sources/index.ts";
 import { readTasksFile } from "../io/tasks-file.ts";
-import { createBranchReader, listState, MARKER_TYPE, sessionPaused, STOP_TYPE } from "../state.ts";
+import { createBranchReader, listState, MARKER_TYPE, sessionPaused } from "../state.ts";
 import type { BranchReader, Snapshot } from "../state.ts";
 import { createReach, processIo } from "../io/notify.ts";
 import type { Reach, ReachIo } from "../io/notify.ts";
-import { checkInNudgeText, describeNotice, describeReason, footerText, nudgeText, rereadNudgeText, sanitize, wakeNudgeText } from "../core/text.ts";
+import { checkInNudgeText, footerText, nudgeText, OFF_FOOTER, rereadNudgeText, sanitize, verifyNudgeText, wakeNudgeText } from "../core/text.ts";
 import { createChildren } from "./children.ts";
 import type { Children } from "./children.ts";
 import type { ChildConduct } from "../core/child.ts";
 import { createWorkflow } from "./workflow.ts";
 import type { Workflow } from "./workflow.ts";
-import { createWorkTracker } from "./work.ts";
-import type { WorkTracker } from "./work.ts";
+import { createWorkTracker } from "./work-tracker.ts";
+import type { WorkTracker } from "./work-tracker.ts";
 
 export interface SessionState {
   readonly reader: BranchReader;
@@ -55,7 +55,8 @@ export interface Facts {
 export interface Runtime {
   readonly pi: PiLike;
   sessionOf(ctx: ContextLike): SessionState;
-  gather(ctx: ContextLike): Facts;
+  /** `read`: the kill switch this hook already looked up, so one hook looks once. */
+  gather(ctx: ContextLike, read?: { readonly killSwitch: string | undefined }): Facts;
   notify(ctx: ContextLike, message: string, type: NotifyType): void;
   /** Reports an unexpected failure where a person can see it; returns undefined so the turn goes on untouched. */
   failed(ctx: ContextLike, where: string, error: unknown): undefined;
@@ -64,8 +65,17 @@ export interface Runtime {
    * runtime cannot know what an earlier session left on the client's footer).
    */
   showFooter(ctx: ContextLike, session: SessionState, text: string | undefined, force?: boolean): void;
-  /** The footer text for gathered facts and a memory. */
-  footerFor(facts: Facts, memory: Memory): string | undefined;
+  /** Shows the footer for gathered facts and a memory (the loop's footer text, `showFooter`'s rules). */
+  refreshFooter(ctx: ContextLike, facts: Facts, memory: Memory, force?: boolean): void;
+  /** The session's memory is now `memory`, and the footer shows it. */
+  setMemory(ctx: ContextLike, facts: Facts, memory: Memory, force?: boolean): void;
+  /**
+   * The usage-limit step of a run's end (SPEC §4.20, §4.21), applied by `run-end.ts` wherever a run ends,
+   * and the kill switch's cancel of a wait, applied wherever a hook or a command sees the switch.
+   * `limit-waits.ts` installs it when it registers: the timer its record arms ends a run through
+   * `run-end.ts`, so the step is handed over here instead of imported (no import cycle).
+   */
+  limitStep: LimitStep;
   /** Reaching a person who walked away: notifications, the command hook, the event, exit status (notify.ts). */
   readonly reach: Reach;
   /** Reads the session's pause from every control record of the session file (`getEntries()` copies them all). */
@@ -78,7 +88,26 @@ export interface Runtime {
   readonly workflow: Workflow;
   /** Work in flight (SPEC §4.17): what this session's bus announced, and the loop's timers and hold for it. */
   readonly work: WorkTracker;
+  /**
+   * The kill switch in force now (its file, or undefined), followed at once wherever a hook or a command
+   * looks (SPEC §8, 0.5 §4.20 and §7): a usage-limit wait is cancelled for good, and the footer reads
+   * `todo loop off` while tasks are open, or the loop's own state again once the file is gone.
+   */
+  followSwitch(ctx: ContextLike): string | undefined;
 }
+
+/** What a run's end asks the usage-limit wait (`limit-waits.ts`). */
+export interface LimitStep {
+  /** Before the stop is settled: the pending stop as the limit rules see it (an error that is a usage limit becomes a wait). */
+  atSettle(ctx: ContextLike, memory: Memory, config: Config): Memory;
+  /** The stop record about to be written (marked, its wait's timer armed); `ended`: the reason the run ended on. */
+  atRecord(ctx: ContextLike, record: StopRecord, ended: Reason | undefined): StopRecord;
+  /** A hook or a command saw the kill switch: the session's wait is cancelled for good (SPEC 0.5 §4.20). */
+  switchSeen(ctx: ContextLike): void;
+}
+
+/** No usage-limit step: until `limit-waits.ts` registers, a run's end is settled as it is. */
+export const NO_LIMIT_STEP: LimitStep = { atSettle: (_ctx, memory) => memory, atRecord: (_ctx, record) => record, switchSeen: () => undefined };
 
 /** The tools of the one source that keeps its list in a file of the project (@tintinweb/pi-tasks). */
 const TASKS_FILE_TOOLS: ReadonlySet<string> = new Set(sourceOf("tintinweb-pi-tasks")?.toolNames ?? []);
@@ -91,38 +120,22 @@ export function transcriptShown(ctx: ContextLike, config: Config): boolean {
   return ctx.mode === "tui" && config.transcript;
 }
 
-/** A stop decided by a timer (a usage limit's wake, work's wake or check-in, a limit reached meanwhile): recorded and announced as a run's end is. */
-export function settleFromTimer(runtime: Runtime, ctx: ContextLike, session: SessionState, config: Config): void {
-  const memory = session.memory;
-  if (!memory?.pending) return;
-  const ended = memory.pending.reason;
-  const settled = settle(memory, transcriptShown(ctx, config), describeReason);
-  session.memory = settled.memory;
-  if (settled.record) runtime.pi.appendEntry(STOP_TYPE, settled.record);
-  if (settled.notice) {
-    const { message, type } = describeNotice(settled.notice, configPath());
-    runtime.notify(ctx, message, type);
-  }
-  const after = runtime.gather(ctx);
-  runtime.showFooter(ctx, session, runtime.footerFor(after, settled.memory));
-  void runtime.reach.settled(ctx, config, { ended, record: settled.record, total: after.snapshot.list?.tasks.length ?? 0 });
-}
-
 /**
  * Whether another workflow drives the session (SPEC §4.19), asked before every automatic continuation: if
  * so, the memory and the footer say so and nothing is sent.
  */
-export function yieldsToWorkflow(runtime: Runtime, ctx: ContextLike, session: SessionState, facts: Facts): boolean {
+export function yieldsToWorkflow(runtime: Runtime, ctx: ContextLike, facts: Facts): boolean {
   if (!runtime.workflow.otherDrives(ctx)) return false;
-  session.memory = { ...facts.memory, last: { kind: "other-workflow" } };
-  runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
+  runtime.setMemory(ctx, facts, { ...facts.memory, last: { kind: "other-workflow" } });
   return true;
 }
 
 /** The marker as a custom message: its content is the nudge, its details the loop state. */
 export function markerMessage(marker: MarkerDraft, display: boolean): CustomMessageLike {
-  const { tool, source: _source, ...details } = marker;
-  const content = details.reread === true
+  const { tool, source: _source, output, ...details } = marker;
+  const content = output !== undefined
+    ? verifyNudgeText(output)
+    : details.reread === true
     ? rereadNudgeText(tool ?? "todo")
     : details.work === "wake" ? wakeNudgeText(tool) : details.work === "check-in" ? checkInNudgeText(tool) : nudgeText(tool, details.hint);
   return { customType: MARKER_TYPE, content, display, details };
@@ -229,13 +242,13 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
     return { ...snapshot, list: found.list, hadWork: snapshot.hadWork || open, earlierOpen: snapshot.anchor !== "" && open };
   }
 
-  function gather(ctx: ContextLike): Facts {
+  function gather(ctx: ContextLike, read?: { readonly killSwitch: string | undefined }): Facts {
     const loaded = loadConfig(configPath());
     const session = sessionOf(ctx);
-    const read = session.reader.read(ctx.sessionManager);
+    const branchRead = session.reader.read(ctx.sessionManager);
     const toolFacts = tools();
-    const snapshot = withFileList(read.snapshot, ctx, toolFacts.active);
-    const switched = read.change === "switched";
+    const snapshot = withFileList(branchRead.snapshot, ctx, toolFacts.active);
+    const switched = branchRead.change === "switched";
     const fromBranch = branchFacts(snapshot);
     // The pause belongs to the session: its control records anywhere in the file decide, once read.
     const branch = session.paused === undefined ? fromBranch : { ...fromBranch, paused: session.paused };
@@ -247,7 +260,7 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
       list: listState(snapshot, toolFacts.active.some((name) => TODO_TOOL_NAMES.has(name))),
       config: loaded.config,
       problems: loaded.problems,
-      killSwitch: killSwitch(ctx.cwd),
+      killSwitch: read ? read.killSwitch : killSwitch(ctx.cwd),
       tools: toolFacts,
       spend: spendOf(snapshot),
       memory: align(session.memory, branch, switched),
@@ -262,7 +275,23 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
     }
   }
 
-  return {
+  function showFooter(ctx: ContextLike, session: SessionState, text: string | undefined, force = false): void {
+    if (!ctx.hasUI || (session.footer === text && !force)) return;
+    // A child session shows no footer (SPEC §4.18): its UI, if any, is not the person's.
+    if (conduct(ctx) !== "normal") return;
+    session.footer = text;
+    try {
+      ctx.ui.setStatus("todo-loop", text);
+    } catch {
+      // The footer is a courtesy; a UI that cannot show it must not break the turn.
+    }
+  }
+
+  function footerFor(facts: Facts, memory: Memory): string | undefined {
+    return footerText(memory, facts.list, facts.config, facts.killSwitch);
+  }
+
+  const runtime: Runtime = {
     pi,
     children,
     conduct,
@@ -276,20 +305,15 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
       notify(ctx, `todo loop: ${where} failed (${why}); this turn was left as it was.`, "error");
       return undefined;
     },
-    showFooter(ctx, session, text, force = false) {
-      if (!ctx.hasUI || (session.footer === text && !force)) return;
-      // A child session shows no footer (SPEC §4.18): its UI, if any, is not the person's.
-      if (conduct(ctx) !== "normal") return;
-      session.footer = text;
-      try {
-        ctx.ui.setStatus("todo-loop", text);
-      } catch {
-        // The footer is a courtesy; a UI that cannot show it must not break the turn.
-      }
+    showFooter,
+    refreshFooter(ctx, facts, memory, force = false) {
+      showFooter(ctx, facts.session, footerFor(facts, memory), force);
     },
-    footerFor(facts, memory) {
-      return footerText(memory, facts.list, facts.config, facts.killSwitch);
+    setMemory(ctx, facts, memory, force = false) {
+      facts.session.memory = memory;
+      showFooter(ctx, facts.session, footerFor(facts, memory), force);
     },
+    limitStep: NO_LIMIT_STEP,
     reach: createReach(pi, io, (ctx) => conduct(ctx) !== "normal"),
     readControls(ctx, session) {
       const read = ctx.sessionManager.getEntries;
@@ -297,5 +321,19 @@ export function createRuntime(pi: PiLike, io: ReachIo = processIo): Runtime {
       const entries = read.call(ctx.sessionManager);
       session.paused = Array.isArray(entries) ? sessionPaused(entries) : undefined;
     },
+    followSwitch(ctx) {
+      const off = killSwitch(ctx.cwd);
+      if (off !== undefined) runtime.limitStep.switchSeen(ctx);
+      if (!ctx.hasUI) return off;
+      const session = sessionOf(ctx);
+      // With the switch: `todo loop off` while tasks are open, whatever the footer showed (nothing, for a
+      // list written under the switch; a stale count). Without it: the real state once more (SPEC 0.5 §7).
+      if (off !== undefined ? session.footer !== OFF_FOOTER : session.footer === OFF_FOOTER) {
+        const facts = gather(ctx, { killSwitch: off });
+        showFooter(ctx, session, footerFor(facts, facts.memory));
+      }
+      return off;
+    },
   };
+  return runtime;
 }

@@ -8,15 +8,15 @@ import { approvalsPath } from "../io/approvals.ts";
 import { verifySetup } from "./verify-setup.ts";
 import { runVerification } from "../io/verify-process.ts";
 import { endTrackedGroups } from "../io/groups.ts";
-import { settle } from "../loop.ts";
 import type { ContextLike, EntryDraft, PiLike, TurnEndEventLike, TurnEndResultLike } from "../core/pi-shapes.ts";
-import { transcriptShown } from "./runtime.ts";
 import type { Facts, Runtime } from "./runtime.ts";
+import { endRun } from "./run-end.ts";
 import { MARKER_TYPE, STOP_TYPE } from "../state.ts";
-import { describeReason, OFF_FOOTER, verifyingFooter, verifyNudgeText } from "../core/text.ts";
+import { OFF_FOOTER, verifyingFooter, verifyNudgeText } from "../core/text.ts";
 import { killSwitch } from "../io/paths.ts";
 import { judgeVerify, planVerify } from "../core/verify.ts";
-import type { VerifyResult } from "../core/verify.ts";
+import type { VerifyPlan, VerifyResult } from "../core/verify.ts";
+import { mayOffer, offerCheck } from "./verify-offer.ts";
 
 function queuedNow(ctx: ContextLike, fromEvent: boolean): boolean {
   if (typeof ctx.hasPendingMessages !== "function") return fromEvent;
@@ -46,7 +46,14 @@ export async function verifyAtSettle(runtime: Runtime, ctx: ContextLike, event: 
   const memory = session.memory;
   if (!memory?.pending || facts.config.verify === undefined) return undefined;
   const setup = verifySetup(ctx.cwd, facts.config, ctx.isProjectTrusted?.bind(ctx), approvalsPath());
-  const plan = planVerify(memory, setup.choice, queued || event.continue === true, facts.snapshot.work, facts.config.stopOnQuestion ? question : undefined);
+  let plan: VerifyPlan = planVerify(memory, setup.choice, queued || event.continue === true, facts.snapshot.work, facts.config.stopOnQuestion ? question : undefined, mayOffer(ctx, session));
+  if (plan.kind === "offer") {
+    // The project's own check, offered once a session (0.5): a yes runs it now, as any verification.
+    const spec = await offerCheck(runtime, ctx, session, plan.choice, setup.realDir);
+    // The dialog took time: a kill switch, a pause or a human message that came meanwhile wins.
+    if (!spec || killSwitch(ctx.cwd) !== undefined || session.memory?.paused === true || queuedNow(ctx, queued)) return undefined;
+    plan = { kind: "run", spec, base: plan.base };
+  }
   if (plan.kind === "none") return undefined;
   if (plan.kind === "decided") {
     session.memory = plan.memory;
@@ -80,8 +87,7 @@ export async function verifyAtSettle(runtime: Runtime, ctx: ContextLike, event: 
     queued: queuedNow(ctx, queued),
     paused,
   });
-  session.memory = paused ? { ...judged.memory, paused: true } : judged.memory;
-  runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
+  runtime.setMemory(ctx, facts, paused ? { ...judged.memory, paused: true } : judged.memory);
   if (judged.marker) {
     const marker: EntryDraft = {
       type: "custom_message",
@@ -93,11 +99,10 @@ export async function verifyAtSettle(runtime: Runtime, ctx: ContextLike, event: 
     return { entries: [...event.entries, marker], continue: true };
   }
   if (judged.recordNow) {
-    const settled = settle(session.memory, transcriptShown(ctx, facts.config), describeReason);
-    session.memory = settled.memory;
-    if (!settled.record) return undefined;
-    const record: EntryDraft = { type: "custom", customType: STOP_TYPE, data: settled.record };
-    return { entries: [...event.entries, record] };
+    const { record } = endRun(runtime, ctx, session, facts.config, "turn");
+    if (!record) return undefined;
+    const entry: EntryDraft = { type: "custom", customType: STOP_TYPE, data: record };
+    return { entries: [...event.entries, entry] };
   }
   return undefined;
 }

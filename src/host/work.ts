@@ -1,8 +1,8 @@
 /**
  * Waiting on work in flight (SPEC §4.17), wired:
- * - the tracker hears every source's channel on `pi.events` from the extension's start (listeners are
- *   synchronous and never throw), keeps this session's work (`core/work.ts`, timestamps from the host's
- *   clock) and asks the sources that can answer for their live work at `session_start` (after `/reload`);
+ * - the tracker (`work-tracker.ts`) hears every source's channel on `pi.events` from the extension's start;
+ *   this file keeps it to this session's work and asks the sources that can answer for their live work at
+ *   `session_start` (after `/reload`);
  * - at a settle it hands `decide()` the work in flight and whether the check-ins ran out, and after the
  *   decision begins, keeps or ends the wait's check-in schedule;
  * - in the TUI and RPC it arms two timers, `unref()`'d and cleared at `session_shutdown`: the **wake**
@@ -14,92 +14,22 @@
 import { killSwitch } from "../io/paths.ts";
 import { NOTHING } from "../loop.ts";
 import type { Config, Memory, WorkFacts } from "../core/types.ts";
-import type { ContextLike, PiLike } from "../core/pi-shapes.ts";
+import type { ContextLike } from "../core/pi-shapes.ts";
 import { isRecord } from "../core/record.ts";
 import { headless } from "../core/reach-plan.ts";
 import {
-  applyAllWork, beginWaiting, checkInSent, checkInVerdict, countAgain, inFlight, listWork, nextCheckInAt, NO_WORK, reconcileSource,
+  beginWaiting, checkInSent, checkInVerdict, countAgain, inFlight, listWork, nextCheckInAt, NO_WORK, reconcileSource,
   WAKE_AFTER_MS, wakeVerdict,
 } from "../core/work.ts";
-import type { CheckIns, WorkState } from "../core/work.ts";
+import type { WorkState } from "../core/work.ts";
 import { holdDeadline, workHoldLimit, workNudge } from "../core/work-wake.ts";
 import { workStatusLines } from "../core/text.ts";
-import { readWork, WORK_CHANNELS, WORK_SNAPSHOTS, WORK_SOURCES, workSourceLabel } from "../work/index.ts";
-import { minutesSince } from "./command.ts";
-import { markerMessage, settleFromTimer, yieldsToWorkflow } from "./runtime.ts";
+import { WORK_SNAPSHOTS, WORK_SOURCES, workSourceLabel } from "../work/index.ts";
+import { minutesSince } from "../core/stops.ts";
+import { markerMessage, yieldsToWorkflow } from "./runtime.ts";
+import { endRun } from "./run-end.ts";
+import type { HoldWake, Schedule, WorkTracker } from "./work-tracker.ts";
 import type { Facts, Runtime } from "./runtime.ts";
-
-/** The check-in schedule of the current wait: under which message it began, and what it last saw. */
-interface Schedule {
-  readonly anchor: string;
-  checkIns: CheckIns;
-  /** `WorkState.ends` when the count last started: more ends since means work ended. */
-  seenEnds: number;
-  /** The list's signature when the count last started: another one means the list changed. */
-  signature: string | undefined;
-}
-
-/** Why a headless hold stopped waiting. */
-type HoldWake = "ended" | "timer" | "shutdown";
-
-export interface WorkTracker {
-  /** This session's work in flight. */
-  state: WorkState;
-  /** The names this session goes by (its id and its file), for payloads that name a session. */
-  here: readonly string[];
-  /** Which session the state belongs to (its id, else its file). */
-  sessionKey: string | undefined;
-  /** When a run was last seen going (a message starting while the agent was busy), ms. */
-  lastRunAt: number | null;
-  schedule: Schedule | undefined;
-  /** The newest context pi handed a handler: the timers act through it. */
-  ctx: ContextLike | undefined;
-  wakeTimer: ReturnType<typeof setTimeout> | undefined;
-  checkInTimer: ReturnType<typeof setTimeout> | undefined;
-  /** A headless hold in progress: how to end its wait. */
-  hold: ((why: HoldWake) => void) | undefined;
-  /** Called after every change of `state`, with the state before it. */
-  readonly listeners: ((before: WorkState) => void)[];
-}
-
-/** Applies one payload heard on `channel`. Never throws: the bus is other extensions' and must not break. */
-function hear(tracker: WorkTracker, channel: string, payload: unknown): void {
-  try {
-    const events = readWork(channel, payload);
-    if (events === undefined || events.length === 0) return;
-    const before = tracker.state;
-    const after = applyAllWork(before, events, Date.now(), tracker.here);
-    if (after === before) return;
-    tracker.state = after;
-    for (const listener of tracker.listeners) listener(before);
-  } catch {
-    // Another extension's payload never breaks its emit, nor the loop.
-  }
-}
-
-/** The tracker, listening on every source's channel now, while the extension loads. */
-export function createWorkTracker(pi: PiLike): WorkTracker {
-  const tracker: WorkTracker = {
-    state: NO_WORK,
-    here: [],
-    sessionKey: undefined,
-    lastRunAt: null,
-    schedule: undefined,
-    ctx: undefined,
-    wakeTimer: undefined,
-    checkInTimer: undefined,
-    hold: undefined,
-    listeners: [],
-  };
-  for (const channel of WORK_CHANNELS) {
-    try {
-      pi.events?.on?.(channel, (payload) => hear(tracker, channel, payload));
-    } catch {
-      // A host without a usable bus announces no work: the loop works as before.
-    }
-  }
-  return tracker;
-}
 
 // ---- facts ---------------------------------------------------------------------------------------
 
@@ -295,7 +225,7 @@ function continueFor(runtime: Runtime, ctx: ContextLike, work: "wake" | "check-i
   const session = runtime.sessionOf(ctx);
   runtime.readControls(ctx, session);
   const facts = runtime.gather(ctx);
-  if (yieldsToWorkflow(runtime, ctx, session, facts)) return false;
+  if (yieldsToWorkflow(runtime, ctx, facts)) return false;
   const spend = { ...facts.spend, minutes: minutesSince(facts.snapshot.anchorTime, Date.now()) };
   const result = workNudge(facts.memory, work, {
     list: facts.list,
@@ -311,10 +241,10 @@ function continueFor(runtime: Runtime, ctx: ContextLike, work: "wake" | "check-i
   runtime.work.schedule = result.kind === "continue" ? runtime.work.schedule : undefined;
   if (result.kind === "stop") {
     // In a headless hold the run's own agent_settled records it; a timer records it now.
-    if (runtime.work.hold === undefined && timerMode(ctx)) settleFromTimer(runtime, ctx, session, facts.config);
+    if (runtime.work.hold === undefined && timerMode(ctx)) void endRun(runtime, ctx, session, facts.config, "timer").reached;
     return false;
   }
-  runtime.showFooter(ctx, session, runtime.footerFor(facts, result.memory));
+  runtime.refreshFooter(ctx, facts, result.memory);
   runtime.pi.sendMessage(markerMessage(result.marker, facts.config.transcript), { triggerTurn: true });
   runtime.workflow.hold(ctx);
   return true;
@@ -463,9 +393,7 @@ function followCount(runtime: Runtime): void {
   if (!waitingOnWork(memory) || memory === undefined || memory.last.kind !== "waiting-work") return;
   const jobs = inFlight(runtime.work.state);
   if (memory.last.jobs === jobs) return;
-  session.memory = { ...memory, last: { ...memory.last, jobs } };
-  const facts = runtime.gather(ctx);
-  runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
+  runtime.setMemory(ctx, runtime.gather(ctx), { ...memory, last: { ...memory.last, jobs } });
 }
 
 export function registerWork(runtime: Runtime): void {
@@ -511,10 +439,7 @@ export function registerWork(runtime: Runtime): void {
       const session = runtime.sessionOf(ctx);
       if (!waitingOnWork(session.memory) || session.memory === undefined) return;
       session.memory = { ...session.memory, last: NOTHING };
-      if (ctx.hasUI) {
-        const facts = runtime.gather(ctx);
-        runtime.showFooter(ctx, session, runtime.footerFor(facts, session.memory));
-      }
+      if (ctx.hasUI) runtime.refreshFooter(ctx, runtime.gather(ctx), session.memory);
     } catch {
       // Nothing learned.
     }

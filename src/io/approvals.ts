@@ -1,19 +1,18 @@
 /**
  * The approvals file (SPEC §8): which project commands the person approved, for which real directory,
- * the way `direnv allow` works. It lives in `<agent dir>/todo-loop-approved.json`, written atomically
- * (temp file, rename) with mode 0600. What is chosen from it is `host/verify-setup.ts`'s and
- * `core/verify.ts`'s business.
+ * the way `direnv allow` works — for a check found in the project's files also the text it runs
+ * (`pinned`), and "never for this directory" (0.5). It lives in `<agent dir>/todo-loop-approved.json`,
+ * written atomically (temp file, rename) with mode 0600. What is chosen from it is
+ * `host/verify-setup.ts`'s, `core/verify.ts`'s and `core/project-check.ts`'s business.
  */
 import { chmodSync, realpathSync, renameSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { readRegularFile } from "./files.ts";
 import { agentDir } from "./paths.ts";
+import type { ApprovalEntry, Pinned } from "../core/project-check.ts";
 
-export interface Approval {
-  readonly dir: string;
-  readonly command: string;
-  readonly at: string;
-}
+/** One entry: a command approved for a real directory (with what it pins, for a found check), or `{ dir, never: true, at }`. */
+export type Approval = ApprovalEntry;
 
 export interface Approvals {
   readonly approved: readonly Approval[];
@@ -52,13 +51,31 @@ export function parseApprovals(text: string): Approvals {
   }
   const approved: Approval[] = [];
   for (const item of record.approved) {
-    const entry = typeof item === "object" && item !== null ? (item as { dir?: unknown; command?: unknown; at?: unknown }) : undefined;
+    const entry = typeof item === "object" && item !== null ? (item as { dir?: unknown; command?: unknown; at?: unknown; never?: unknown; pinned?: unknown }) : undefined;
+    const at = typeof entry?.at === "string" ? entry.at : "";
+    if (entry && typeof entry.dir === "string" && entry.never === true) {
+      approved.push({ dir: entry.dir, never: true, at });
+      continue;
+    }
     if (!entry || typeof entry.dir !== "string" || typeof entry.command !== "string") {
       return { approved: [], problem: "the approvals file holds an entry without dir and command; no project command is approved" };
     }
-    approved.push({ dir: entry.dir, command: entry.command, at: typeof entry.at === "string" ? entry.at : "" });
+    const pinned = pinnedOf(entry.pinned);
+    if (pinned === null) return { approved: [], problem: "the approvals file holds a pinned that is not { file, text } or { file, sha256 }; no project command is approved" };
+    approved.push(pinned === undefined ? { dir: entry.dir, command: entry.command, at } : { dir: entry.dir, command: entry.command, at, pinned });
   }
   return { approved, problem: undefined };
+}
+
+/** An entry's `pinned`: undefined when absent, null when malformed. */
+function pinnedOf(raw: unknown): Pinned | undefined | null {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
+  const { file, text, sha256 } = raw as { file?: unknown; text?: unknown; sha256?: unknown };
+  if (typeof file !== "string") return null;
+  if (typeof text === "string" && sha256 === undefined) return { file, text };
+  if (typeof sha256 === "string" && /^[0-9a-f]{64}$/.test(sha256) && text === undefined) return { file, sha256 };
+  return null;
 }
 
 export function readApprovals(path: string = approvalsPath()): Approvals {
@@ -78,20 +95,30 @@ export function writeApprovals(approved: readonly Approval[], path: string = app
 }
 
 /**
- * Approves the project's command for this real directory (replacing any earlier one for it). Returns
- * why it refused, or undefined once written: a file that exists but cannot be read or parsed holds other
- * projects' approvals, so it is never written over (SPEC §8, 0.4).
+ * Approves the project's command for this real directory (replacing any earlier entry for it, a
+ * `never` included); `pinned` is what a found check runs, as it is now. Returns why it refused, or
+ * undefined once written: a file that exists but cannot be read or parsed holds other projects'
+ * approvals, so it is never written over (SPEC §8, 0.4).
  */
-export function approve(real: string, command: string, now: string, path: string = approvalsPath()): string | undefined {
+export function approve(real: string, command: string, now: string, path: string = approvalsPath(), pinned?: Pinned): string | undefined {
+  return replaceMine(real, pinned === undefined ? { dir: real, command, at: now } : { dir: real, command, at: now, pinned }, path);
+}
+
+/** Records "never for this directory" (0.5): no more offers of a found check here. Refuses like `approve`. */
+export function never(real: string, now: string, path: string = approvalsPath()): string | undefined {
+  return replaceMine(real, { dir: real, never: true, at: now }, path);
+}
+
+function replaceMine(real: string, entry: Approval, path: string): string | undefined {
   const current = readApprovals(path);
   if (current.problem !== undefined) return current.problem;
-  const others = current.approved.filter((entry) => entry.dir !== real);
-  writeApprovals([...others, { dir: real, command, at: now }], path);
+  const others = current.approved.filter((item) => item.dir !== real);
+  writeApprovals([...others, entry], path);
   return undefined;
 }
 
 /**
- * Removes this real directory's approvals; whether there were any. An approvals file that cannot be read
+ * Removes this real directory's entries (a `never` included); whether there were any. An approvals file that cannot be read
  * is never written over (it holds other projects' approvals): nothing is removed.
  */
 export function forget(real: string, path: string = approvalsPath()): boolean {

@@ -10,9 +10,9 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Config } from "../core/types.ts";
 import type { Reason, StopRecord } from "../core/types.ts";
-import { stopKind } from "../loop.ts";
+import { stopKind } from "../core/stops.ts";
 import type { ContextLike, PiLike } from "../core/pi-shapes.ts";
-import { DETAIL_CHARS, exitStatus, headless, notificationBody, planReach, STOP_EVENT, terminalSequence } from "../core/reach-plan.ts";
+import { DETAIL_CHARS, exitStatus, handOverOf, headless, notificationBody, planReach, STOP_EVENT, terminalSequence } from "../core/reach-plan.ts";
 import type { StopFacts, StopPayload, TerminalEnv } from "../core/reach-plan.ts";
 import { configProblemText, headlessLine, hookFailureText, reachText, sanitize, stopDetail, stopHeadline, stopLead } from "../core/text.ts";
 
@@ -142,7 +142,7 @@ function kindFacts(reason: Reason): StopFacts | undefined {
   const kind = stopKind(reason);
   if (kind === undefined) return undefined;
   const aborted = (reason.kind === "outcome" && reason.outcome === "aborted") || (reason.kind === "verify-error" && reason.why === "aborted");
-  return { kind, aborted, verified: reason.kind === "verified" };
+  return { kind, aborted, verified: reason.kind === "verified", handsOver: handOverOf(reason) !== undefined };
 }
 
 function sessionOf(ctx: ContextLike): { sessionId: string; sessionFile: string | null } {

@@ -21,10 +21,12 @@ for (const [where, path] of [
     assert.equal(await h.reply(), undefined);
     assert.equal(await h.reply({ outcome: "error" }), undefined);
     assert.deepEqual(h.takeNotes(), []);
-    assert.deepEqual(h.ctx.ui.statuses, []);
+    // 0.5 §7: the footer follows the switch at every boundary, even one that had drawn no footer yet.
+    assert.deepEqual(h.ctx.ui.statuses, [{ key: "todo-loop", text: "todo loop off" }]);
     assert.deepEqual(h.pi.appended, []);
     rmSync(path);
     assert.equal(roundOf(await h.settleWith()), 1, "removing the file takes effect at once, with nothing spent");
+    assert.equal(h.footer(), "todo 2 of 2 open · continue 1", "and the real state is drawn again");
   });
 }
 
@@ -43,6 +45,32 @@ test("turn_end: kill switch turns an existing footer into 'todo loop off'", asyn
   switchOff(t, GLOBAL_OFF);
   await h.settleWith();
   assert.equal(h.footer(), "todo loop off");
+});
+
+test("0.5 kill switch: a run that ends while the switch is on leaves 'todo loop off' whatever the footer showed (nothing, or a stale count); the first boundary after removal draws the real state", async (t) => {
+  const fresh = harness();
+  switchOff(t, GLOBAL_OFF);
+  await fresh.reply();
+  assert.equal(fresh.footer(), "todo loop off", "no footer drawn before: not left empty");
+  rmSync(GLOBAL_OFF);
+  const stale = harness();
+  await stale.settleWith();
+  assert.equal(stale.footer(), "todo 2 of 2 open · continue 1");
+  switchOff(t, GLOBAL_OFF);
+  await stale.endRun();
+  assert.equal(stale.footer(), "todo loop off", "not left stale at the run's end");
+  await stale.command("");
+  assert.equal(stale.footer(), "todo loop off");
+  rmSync(GLOBAL_OFF);
+  await stale.command("verify");
+  assert.match(stale.footer() ?? "", /todo 2 of 2 open/, "the first command after removal draws the real state, whichever /todoloop it is");
+  switchOff(t, GLOBAL_OFF);
+  await stale.command("verify");
+  assert.equal(stale.footer(), "todo loop off", "and the first one that sees the switch draws it");
+  rmSync(GLOBAL_OFF);
+  await stale.reply();
+  assert.notEqual(stale.footer(), "todo loop off", "the first boundary after removal draws the real state");
+  assert.match(stale.footer() ?? "", /todo 2 of 2 open/);
 });
 
 test("kill switch: at session start with tasks open the footer says 'todo loop off' and nothing else happens", async (t) => {

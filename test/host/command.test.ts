@@ -9,7 +9,7 @@ import { ioOf } from "../captured-io.ts";
 import { nudgeText, rereadNudgeText } from "../../src/core/text.ts";
 import { assistant, chain, task, todoResult, user, TIMESTAMP, nestedCallsResult, user as human } from "../builders.ts";
 import { createFakePi } from "../fake-pi.ts";
-import { minutesSince } from "../../src/host/command.ts";
+import { minutesSince } from "../../src/core/stops.ts";
 import { CONFIG_FILE, PROJECT_OFF, TASKS, planned, harness, details, fieldOf, roundOf, FIRST_FP, markerDetails, writeConfig, switchOff, statusLines } from "./wiring.ts";
 
 // ---- /todoloop ------------------------------------------------------------------------------------

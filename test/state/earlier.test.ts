@@ -4,8 +4,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createBranchReader } from "../../src/state.ts";
-import { assistant, blockResult, chain, control, customMessage, marker, nestedCallsResult, rpivState, stopRecord, task, todoResult, toolResult, user } from "../builders.ts";
+import { createBranchReader, RESTART_TYPE } from "../../src/state.ts";
+import { assistant, blockResult, chain, control, customEntry, customMessage, marker, nestedCallsResult, rpivState, stopRecord, task, todoResult, toolResult, user } from "../builders.ts";
 import { createSession } from "../fake-pi.ts";
 import { earlierOf } from "./branches.ts";
 
@@ -54,6 +54,22 @@ test("reader: §4.15 a message that directly follows a tool result or a marker (
   assert.equal(earlierOf(chain(...plan, assistant(), user("hi", { id: "u2" }))).earlierCarried, false, "after the run ended on a reply");
   assert.equal(earlierOf(chain(...plan, assistant(), marker({ round: 1, anchor: "u1" }), assistant(), user("hi", { id: "u2" }))).earlierCarried, false);
   assert.equal(earlierOf(chain(...plan, assistant(), customMessage("other-extension:note"), user("hi", { id: "u2" }))).earlierCarried, false, "another extension's message is no marker");
+});
+
+test("reader: 0.5 §4.21 a restart recorded after the dead run's marker or tool result: the person's first message is not carried over, after a second restart too; go-on words still are", () => {
+  const restart = customEntry(RESTART_TYPE, { v: 1 });
+  const model = { type: "model_change", provider: "faux", modelId: "faux-1" };
+  for (const [what, dead] of [
+    ["a marker", [user("plan", { id: "u1" }), todoResult({ tasks: EARLIER_LIST }), assistant(), marker({ round: 1, anchor: "u1" })]],
+    ["a tool result", [user("plan", { id: "u1" }), todoResult({ tasks: EARLIER_LIST })]],
+  ] as const) {
+    assert.equal(earlierOf(chain(...dead, user("What time is it?", { id: "u2" }))).earlierCarried, true, `${what} with no restart between: steering, as before`);
+    for (const between of [[restart], [restart, model, restart], [model, restart]]) {
+      const facts = earlierOf(chain(...dead, ...between, user("What time is it?", { id: "u2" })));
+      assert.deepEqual([facts.earlierOpen, facts.earlierCarried, facts.earlierAdopted], [true, false, false], `${what}, then ${between.length} entries`);
+      assert.equal(earlierOf(chain(...dead, ...between, user("continue", { id: "u2" }))).earlierCarried, true, "go-on words carry the list over");
+    }
+  }
 });
 
 test("reader: §4.15 a message that answers a wait (a question or a block) carries the list over; a wait lifted first does not", () => {
