@@ -265,9 +265,10 @@ const english: Forms = {
     /ready for next step|ready for next steps|ready for testing|ready for review|ready for your review|ready for you|ready to test|please test|testing required|testing needed|test required|test needed|your turn|your action|your move|your part|over to you|action required|actions required|action needed|actions needed|what you need to do|required steps|required actions|manual steps|manual step|next steps for you|next step for you|to proceed|to continue|before I continue|before I proceed|before I go on/.source,
   nextHeading: /next|next step|next steps/.source,
   tests: [
+    `^${whole(/restart|reload|refresh|relaunch|rerun|re-run|run|launch|open|start|rebuild|try|test/)}${within(100)}${whole(/and|then/)},?\\s+${whole(/let me know|tell me/)}\\s+${whole(/if|whether|how/)}${within(30)}${whole(/works|work|worked|goes|went|behaves|fixed|solved|resolved/)}`,
+    `${whole(/ready to test|ready for testing|ready for you to test|ready for you to try|ready to try/)}[\\s.!]*$`,
     `^(?:${whole(/please|now|so|just|go ahead and|ok|okay|then|next|finally/)},?\\s+)*(?:${whole(/launch|open|start|run|reload|refresh|restart|rebuild|relaunch|fire up|spin up|deploy/)}${within(60)}${whole(/and|then/)}\\s+)?(?:please\\s+)?(?:${whole(/test|try|retest|re-test|playtest/)}(?:\\s+${whole(/the|it|this|that|them|these|those|in|on|with|out|again|now|manually|yourself|locally|everything|things|your|both|all|whether|if|how|please|first|once/)}|\\s*[.!]*$)|${whole(/give it a try|give it a spin|give it a go|take it for a spin/)})`,
     `${whole(/please|can you|could you|would you|you'll need to|you will need to|you need to|I need you to/)}\\s+(?:${whole(/now|also|then|first|quickly|manually/)}\\s+)?${whole(/test|try|retest|re-test|verify|confirm|check/)}${within(80)}${whole(/works|work|working|fixed|behaves|looks right|in the browser|in your browser|in game|in-game|on your device|on device|manually|yourself|locally|now|again/)}`,
-    `${whole(/let me know|tell me/)}\\s+${whole(/if|whether|how/)}${within(40)}${whole(/works|work|working|fixed|goes|went|behaves|resolves|solves/)}`,
   ].join("|"),
   untested: [
     `${whole(/I|we/)}\\s+${whole(/couldn't|could not|can't|cannot|can not|wasn't able to|was not able to|weren't able to|were not able to|am unable to|was unable to|were unable to|had no way to|have no way to|don't have a way to|do not have a way to|have no means to/)}\\s+(?:${whole(/yet|actually|fully|directly|easily|really|currently|myself|here|also|properly/)}\\s+)?${whole(/run|test|verify|try|execute|launch|start|check|exercise|play|open|build|compile|reproduce it|see/)}`,
@@ -323,7 +324,6 @@ const chinese: Forms = {
   tests: [
     /^(?:现在)?(?:请|麻烦)(?:您|你)?(?:先|再)?(?:[^。！？]{0,30}(?:后|并|然后))?(?:测试|试一下|试试|试用|验证|确认[^。！？]{0,20}(?:是否|能否|可以|正常))/.source,
     /(?:请|麻烦)(?:您|你)?[^。！？]{0,30}(?:测试一下|试一下|试试看|验证一下)/.source,
-    /告诉我[^。！？]{0,20}(?:是否|能否)(?:正常|可以|解决|修复|生效|工作)/.source,
   ].join("|"),
   untested: /(?:无法|没法|不能|未能|没能|没有办法)(?:在[^。！？]{0,10})?(?:运行|测试|验证|执行|启动|检查)|(?:没有|尚未|还没|还没有|未)(?:实际)?(?:运行|测试|验证|执行)(?:过)?|未经测试|未测试|未验证/.source,
 };
@@ -460,7 +460,6 @@ const russian: Forms = {
   tests: [
     `^(?:${whole(/пожалуйста|теперь|затем/)},?\\s+)*(?:${within(60)}${whole(/и|затем|потом/)}\\s+)?${whole(/протестируйте|протестируй|попробуйте|попробуй|потестируйте|проверьте работу|проверь работу/)}`,
     `${whole(/проверьте|проверь|убедитесь|убедись/)}${within(40)}${whole(/работает ли|работает|работают|исправлено|исправлена|в браузере|вручную/)}`,
-    `${whole(/сообщите|сообщи|скажите|скажи|напишите|напиши|дайте знать/)}${within(20)}${whole(/работает ли|заработало ли|помогло ли|получилось ли/)}`,
   ].join("|"),
   untested: [
     `${whole(/не смог|не смогла|не удалось|не могу|не получилось|нет возможности|не было возможности/)}\\s+(?:${whole(/бы|здесь|сам|сама/)}\\s+)?${whole(/запустить|протестировать|проверить|выполнить|прогнать|открыть/)}`,
@@ -521,7 +520,6 @@ const spanish: Forms = {
   tests: [
     `^(?:${whole(/por favor|ahora/)},?\\s+)*(?:${within(60)}${whole(/y|luego/)}\\s+)?${whole(/prueba|pruebe|pruébalo|pruébala|pruébelo|pruébela|testea|testéalo/)}(?!\\s+${whole(/de|que pasa|que pasan|unitaria|unitarias/)})`,
     `${whole(/comprueba|compruebe|verifica|verifique|confirma|confirme/)}${within(40)}${whole(/funciona|funcionan|que funcione|si funciona|en el navegador|manualmente/)}`,
-    `${whole(/dime|dígame|avísame|avíseme|cuéntame/)}${within(20)}${whole(/si funciona|si funcionó|cómo va|si se soluciona|si se resolvió/)}`,
   ].join("|"),
   untested: [
     `${whole(/no pude|no he podido|no puedo|no fue posible|no tengo forma de|no tengo manera de/)}\\s+${whole(/ejecutar|probar|verificar|comprobar|correr|lanzar|testear/)}`,
@@ -577,7 +575,6 @@ const portuguese: Forms = {
   tests: [
     `^(?:${whole(/por favor|agora/)},?\\s+)*(?:${within(60)}${whole(/e|depois/)}\\s+)?${whole(/teste|testa|experimente|experimenta|testa isso|teste isso/)}(?!\\s+${whole(/de|unitário|unitários|que passa|passa|passam/)})`,
     `${whole(/verifique|verifica|confira|confere|confirme|confirma/)}${within(40)}${whole(/funciona|funcionam|se funciona|no navegador|manualmente/)}`,
-    `${whole(/me diga|me diz|me avise|me informe/)}${within(20)}${whole(/se funciona|se funcionou|se resolveu|como foi/)}`,
   ].join("|"),
   untested: [
     `${whole(/não consegui|não pude|não posso|não foi possível|não tenho como|não tive como/)}\\s+${whole(/executar|testar|verificar|rodar|conferir|iniciar|abrir/)}`,
@@ -643,7 +640,6 @@ const german: Forms = {
   tests: [
     `^(?:${whole(/bitte|jetzt|nun/)},?\\s+)*(?:${within(60)}${whole(/und|dann/)}\\s+)?${whole(/teste|testen sie|probiere|probier|probieren sie/)}(?!\\s+${whole(/laufen|läuft|abdeckung/)})`,
     `${whole(/prüfe|prüfen sie|überprüfe|überprüfen sie/)}${within(40)}${whole(/ob es funktioniert|ob es geht|funktioniert|im browser|manuell/)}`,
-    `${whole(/sag mir|sagen sie mir|gib mir bescheid|geben sie mir bescheid/)}${within(20)}${whole(/ob es funktioniert|ob es klappt|ob es geht/)}`,
   ].join("|"),
   untested: [
     `${whole(/konnte|kann/)}${within(40)}${whole(/nicht/)}\\s+${whole(/testen|ausführen|prüfen|überprüfen|starten|verifizieren|laufen lassen/)}`,
@@ -706,7 +702,6 @@ const french: Forms = {
   tests: [
     `^(?:${whole(/maintenant|merci de|veuillez/)},?\\s+)*(?:${within(60)}${whole(/et|puis/)}\\s+)?${whole(/testez|teste|testez-le|testez-la|teste-le|essayez|essaie|essaye|tester|essayer/)}(?!\\s+${whole(/unitaire|unitaires|de|passe|passent/)})`,
     `${whole(/vérifiez|vérifie|confirmez|confirme/)}${within(40)}${whole(/fonctionne|marche|que ça marche|si ça marche|dans le navigateur|manuellement/)}`,
-    `${whole(/dites-moi|dis-moi|tenez-moi au courant/)}${within(20)}${whole(/si ça marche|si cela fonctionne|si ça fonctionne|si c'est réglé|si c’est réglé/)}`,
   ].join("|"),
   untested: [
     `${whole(/je n'ai pas pu|je n’ai pas pu|je ne peux pas|je n'ai pas réussi à|je n’ai pas réussi à|impossible de|je n'ai aucun moyen de|je n’ai aucun moyen de/)}\\s+${whole(/tester|exécuter|lancer|vérifier|essayer|démarrer|ouvrir/)}`,
@@ -762,7 +757,6 @@ const italian: Forms = {
   tests: [
     `^(?:${whole(/per favore|ora|adesso/)},?\\s+)*(?:${within(60)}${whole(/e|poi/)}\\s+)?${whole(/prova|provalo|provala|provate|testa|testalo|testala|testate/)}(?!\\s+${whole(/di|unitari|unitaria|unitarie|passa|passano|che/)}|\\s*[:：])`,
     `${whole(/verifica|verifichi|controlla|controlli|conferma|confermi/)}${within(40)}${whole(/funziona|funzionano|se funziona|che funzioni|nel browser|manualmente/)}`,
-    `${whole(/dimmi|mi dica|fammi sapere|mi faccia sapere/)}${within(20)}${whole(/se funziona|se ha funzionato|se si risolve|se è risolto|come va/)}`,
   ].join("|"),
   untested: [
     `${whole(/non sono riuscito a|non sono riuscita a|non ho potuto|non posso|non è stato possibile|non riesco a|non ho modo di/)}\\s+${whole(/eseguire|testare|verificare|provare|avviare|lanciare|aprire/)}`,
@@ -870,7 +864,6 @@ const czech: Forms = {
   tests: [
     `^(?:${whole(/prosím|nyní|teď/)},?\\s+)*(?:${within(60)}${whole(/a|pak/)}\\s+)?${whole(/otestujte|otestuj|vyzkoušejte|vyzkoušej|zkuste|zkus/)}(?!\\s+${whole(/si|spustit|najít/)})`,
     `${whole(/zkontrolujte|zkontroluj|ověřte|ověř|potvrďte|potvrď/)}${within(40)}${whole(/funguje|fungují|zda funguje|jestli funguje|v prohlížeči|ručně/)}`,
-    `${whole(/dejte mi vědět|dej mi vědět|napište mi|napiš mi/)}${within(20)}${whole(/jestli funguje|zda funguje|jestli to funguje|zda to funguje|jestli to pomohlo/)}`,
   ].join("|"),
   untested: [
     `${whole(/nemohl jsem|nemohla jsem|nemohu|nemůžu|nepodařilo se mi|nepodařilo se|nebylo možné|nemám jak|neměl jsem jak|neměla jsem jak/)}\\s+(?:${whole(/to|ji|je|ho/)}\\s+)?${whole(/otestovat|spustit|ověřit|vyzkoušet|zkontrolovat|testovat|otevřít/)}`,

@@ -29,8 +29,19 @@
  * - `awaits`: it says it waits for their approval, decision or input (`Awaiting your approval`);
  * - `before`: a question or request in the paragraph before, when the closing paragraph only explains it.
  * A condition or an offer (`If you hit errors, paste the log`, `if you want`) is a sign-off, not a request;
- * instructions for later use (`Run npm start to see it`) ask nothing. Languages: English, Chinese,
- * Japanese, Russian, Spanish, German, French.
+ * instructions for later use (`Run npm start to see it`, 0.5: `Refresh the page to see it`) ask nothing.
+ *
+ * 0.5, one table of forms per language (`question-forms.ts`: English, Chinese, Japanese, Korean, Russian,
+ * Spanish, Portuguese, German, French, Italian, Turkish, Czech): every pattern above is the union of one
+ * column of the table, and each language has the same forms — a question to the person (with a polite ending
+ * in place of its mark: `…でしょうか。`), a request to act (an act then a check: `Restart the server and
+ * check`, `Log in and try again`), waiting for their input (`Waiting for your files`), a hand-over under a
+ * condition (`hand-over`: `Once you send the files, I'll …`, `Tell me when you have the token and I'll
+ * retry`), options under a line that asks (`・` and `①` bullets too). A sentence reads the rows of its
+ * scripts; Latin rows other than English only when the reply holds one of their common words or letters.
+ * Patterns are compiled once per set of rows and matched on lower-cased text (no backtracking beyond a
+ * sentence). `handsOver()` (§4.23) reads the same table for a reply that asks the person to test the
+ * result or says it could not run or test it.
  * Linear in the reply's length: one pass over the lines; every pattern runs on a bounded tail.
  */
 import { INVISIBLE_CLASS, withoutEscapes } from "./sanitize.ts";
@@ -801,7 +812,8 @@ function handsTesting(sentence: Sentence): boolean {
   if (CONDITION.test(text) || RHETORICAL.test(text)) return false;
   if (UNTESTED.test(text)) return true;
   if (OFFER.test(text)) return false;
-  return TESTS.test(LEAD_IN.strip(text)) || TESTS.test(text);
+  const verb = LEAD_IN.strip(text);
+  return TESTS.test(verb) || TESTS.test(text) || (!sentence.listed && TEST_NEXT.test(verb));
 }
 
 /** The text blocks of an assistant message (not thinking, not tool calls), one per line. */
