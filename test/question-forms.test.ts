@@ -260,3 +260,32 @@ test("forms: a language's row is read for a short reply in it, by its words or i
   assert.equal(askedQuestion("Accedi e riprova."), "Accedi e riprova.");
   assert.equal(askedQuestion("Přihlaste se a zkuste to znovu."), "Přihlaste se a zkuste to znovu.");
 });
+
+test("forms: 'try again' as the next step, in every language", () => {
+  const replies = [
+    "The session expired. Please try again.",
+    "会话已过期。请再试一次。",
+    "セッションが切れました。もう一度お試しください。",
+    "세션이 만료되었습니다. 다시 시도해 주세요.",
+    "Сессия истекла. Попробуйте ещё раз.",
+    "La sesión caducó. Vuelve a intentarlo.",
+    "A sessão expirou. Tente novamente.",
+    "Die Sitzung ist abgelaufen. Versuche es erneut.",
+    "La session a expiré. Réessayez.",
+    "La sessione è scaduta. Riprova.",
+    "Oturum sona erdi. Tekrar deneyin.",
+    "Relace vypršela. Zkuste to znovu.",
+  ];
+  for (const reply of replies) assert.notEqual(askedQuestion(reply), undefined, reply);
+});
+
+test("forms: a bare request to restart or run is how to apply the change, not a wait, in English and Turkish", () => {
+  for (const reply of ["Done. Please restart the dev server to apply the changes.", "Tamamlandı. Lütfen uygulamayı yeniden başlatın."]) {
+    assert.equal(askedQuestion(reply), undefined, reply);
+  }
+});
+
+test("forms: a reply in a Latin language whose common words no row knows reads every row", () => {
+  assert.equal(askedQuestion("Restartujte server a zkuste to znovu."), "Restartujte server a zkuste to znovu.");
+  assert.equal(askedQuestion("Prova di nuovo ad accedere."), "Prova di nuovo ad accedere.");
+});

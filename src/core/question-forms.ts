@@ -156,7 +156,7 @@ const EN_VERBS =
 const english: Forms = {
   language: "en",
   scripts: LATIN,
-  marks: "the|and|to|is|are|it|of|this|that|for|with|you|i|we|now|done|will|can|be|has|have|was|on|in",
+  marks: "the|and|is|are|this|that|for|with|you|we|will|can|have|has|was|it|of|done|now|should|would|your|what|which",
   addresses: /\b(?:you|your|I|me|we|us)\b/u.source,
   secondPerson: whole(/you|your|yours/),
   whOpener: `^${whole(/why|how|what|where|when|who|which/)}`,
@@ -304,7 +304,7 @@ const chinese: Forms = {
   lookAtChange: `^(?:${/刷新|重新加载|重启|重新启动/.source})${within(20)}(?:${/后确认|并确认|然后确认|后检查|并检查|然后检查|后验证|并验证|后测试|并测试|然后测试|再试|后再试|重试/.source})`,
   continues: /以便我|好让我|这样我就可以|这样我可以|这样我能|这样我才能|然后我|之后我|我再继续|我才能继续|我就可以继续|我就能继续|我再部署|我才能部署|我再修复|我再处理|我会继续|我将继续|再继续|才能继续/.source,
   testRequest: [`^(?:请|麻烦)?(?:您|你)?(?:(?:${/启动|运行|刷新|打开|重启/.source})${within(20)}(?:并|然后|后))?测试一下吧?$`, /^请测试|^请您测试|^请你测试|^请测一下|^请您测一下/.source].join("|"),
-  testNext: `^(?:请|麻烦)?(?:您|你)?(?:先)?(?:${/重启|重新启动|刷新|重新加载|重新登录|登录|登入|重新运行|运行|执行|启动|打开|重新安装|清除缓存|清空缓存/.source})${within(40)}(?:${/再试|重试|再测试|再检查|再确认|并检查|并确认|并测试|然后检查|然后确认|然后测试|后检查|后确认|后测试|看看是否|看是否|确认是否|检查是否/.source})`,
+  testNext: [`^(?:请|麻烦)?(?:您|你)?(?:先)?(?:${/重启|重新启动|刷新|重新加载|重新登录|登录|登入|重新运行|运行|执行|启动|打开|重新安装|清除缓存|清空缓存/.source})${within(40)}(?:${/再试|重试|再测试|再检查|再确认|并检查|并确认|并测试|然后检查|然后确认|然后测试|后检查|后确认|后测试|看看是否|看是否|确认是否|检查是否/.source})`, /^(?:请|麻烦)?(?:您|你)?(?:再试一次|再试一下|重试一下|重新试一下)/.source].join("|"),
   personStep: /^(?:重启|刷新|打开|关闭|登录|选择|确认|批准|分享|发送|粘贴|提供|上传)/u.source,
   awaits: [
     /等待您的|等待你的|等候您的|等您的|等你的|待您确认|待你确认|待您批准|待你批准|待您审核|待您决定|您确认后|你确认后|您批准后|你批准后|您同意后|你同意后/.source,
@@ -352,7 +352,7 @@ const japanese: Forms = {
     /続行できます|続行します|再開します|作業を続けます|先に進めます|次に進めます|続行することができます|先に進められます/.source,
   ].join("|"),
   testRequest: /テストしてください$|テストして下さい$|テストしてみてください$|テストしてみて下さい$/.source,
-  testNext: `(?:${/再起動|リロード|再読み込み|更新|ログイン|再ログイン|再実行|実行|起動|開い|再インストール|キャッシュを(?:クリア|削除)/.source})${within(40)}(?:${/てから|した後|したあと|後に|して/.source})${within(40)}(?:${/確認|試し|テスト|再試行|動作/.source})${within(20)}(?:${/ください|下さい|お願いします|お願いいたします|いただけますか|ていただけ/.source})`,
+  testNext: [`(?:${/再起動|リロード|再読み込み|更新|ログイン|再ログイン|再実行|実行|起動|開い|再インストール|キャッシュを(?:クリア|削除)/.source})${within(40)}(?:${/てから|した後|したあと|後に|して/.source})${within(40)}(?:${/確認|試し|テスト|再試行|動作/.source})${within(20)}(?:${/ください|下さい|お願いします|お願いいたします|いただけますか|ていただけ/.source})`, /(?:もう一度|再度)(?:お試し|試して|実行して)(?:ください|下さい|いただけますか)/.source].join("|"),
   awaits: [
     `(?:${/承認|確認|返答|回答|判断|決定|指示|許可|承諾|返信|フィードバック|ファイル|連絡|ご返信|ご連絡|ご指示|ご確認|ご承認/.source})を?お?待(?:ち|っ)`,
     /承認待ち|指示待ち|判断待ち|ご返信をお待ち|ご連絡をお待ち/.source,
@@ -393,7 +393,7 @@ const korean: Forms = {
   yourself: /직접|본인|로컬에서/.source,
   continues: /(?:그러면|그럼|그 후|이후|다음에)\s*(?:제가|저는)?\s*(?:계속|진행|수정|확인|배포)|계속 진행하겠습니다|진행할 수 있습니다|계속할 수 있습니다/.source,
   testRequest: /(?:테스트|시험)(?:해|하여|를 해)\s*(?:보세요|주세요|주십시오|보시겠어요|주시겠어요|봐 주세요)[.!]*$/.source,
-  testNext: `(?:${/재시작|다시 시작|재실행|다시 실행|실행|새로고침|새로 고침|다시 로드|로그인|다시 로그인|재설치|캐시를 지우|열어|열고/.source})${within(40)}(?:${/후|다음|고|서/.source})${within(30)}(?:${/확인|테스트|시도|다시 해|다시 시도/.source})${within(10)}(?:${/주세요|보세요|주십시오|주시겠어요/.source})`,
+  testNext: [`(?:${/재시작|다시 시작|재실행|다시 실행|실행|새로고침|새로 고침|다시 로드|로그인|다시 로그인|재설치|캐시를 지우|열어|열고/.source})${within(40)}(?:${/후|다음|고|서/.source})${within(30)}(?:${/확인|테스트|시도|다시 해|다시 시도/.source})${within(10)}(?:${/주세요|보세요|주십시오|주시겠어요/.source})`, /다시\s*(?:시도|실행|테스트)해\s*(?:주세요|보세요|주십시오)/.source].join("|"),
   personStep: /^(?:재시작|새로고침|로그인|선택|확인|승인|공유|보내|붙여넣|제공|업로드)/u.source,
   awaits: `(?:${/승인|확인|답변|결정|피드백|지시|파일|응답|회신|선택|의견|허락/.source})(?:을|를)?\\s*(?:${/기다리고 있습니다|기다리겠습니다|기다리고 있어요|기다릴게요|기다리는 중|대기 중|대기하겠습니다/.source})`,
   negated: /필요 없|필요없|않아도/.source,
@@ -442,7 +442,7 @@ const russian: Forms = {
     /чтобы я мог|чтобы я могла|чтобы я смог|чтобы я смогла|и я продолжу|и я смогу|и я исправлю|и я займусь|после этого я|тогда я смогу|тогда я продолжу|затем я|прежде чем я|перед тем как я|чтобы продолжить|для продолжения|и я укажу|и я покажу|и я повторю/,
   ),
   testRequest: `^${whole(/протестируйте|протестируй|попробуйте|попробуй|проверьте|проверь/)}(?:\\s+${whole(/это|его|её|их|изменения|приложение|страницу|снова|ещё раз|еще раз|сейчас/)})*(?:,?\\s+пожалуйста)?$`,
-  testNext: `^${whole(/запустите|запусти|выполните|выполни|откройте|открой|перезапустите|перезапусти|перезагрузите|перезагрузи|обновите|обнови|войдите|войди|залогиньтесь|авторизуйтесь|выйдите|выйди|переустановите|очистите|очисти|запустите снова|перезайдите/)}${within(80)}${whole(/и|затем|потом|после чего|после этого/)},?\\s+${whole(/проверьте|проверь|попробуйте|попробуй|протестируйте|протестируй|убедитесь|убедись|повторите|повтори/)}`,
+  testNext: [`^${whole(/запустите|запусти|выполните|выполни|откройте|открой|перезапустите|перезапусти|перезагрузите|перезагрузи|обновите|обнови|войдите|войди|залогиньтесь|авторизуйтесь|выйдите|выйди|переустановите|очистите|очисти|запустите снова|перезайдите/)}${within(80)}${whole(/и|затем|потом|после чего|после этого/)},?\\s+${whole(/проверьте|проверь|попробуйте|попробуй|протестируйте|протестируй|убедитесь|убедись|повторите|повтори/)}`, `^${whole(/попробуйте снова|попробуйте ещё раз|попробуйте еще раз|попробуй снова|попробуй ещё раз|повторите попытку/)}`].join("|"),
   personStep: `^${whole(/перезапустите|перезагрузите|откройте|закройте|войдите|выберите|подтвердите|одобрите|поделитесь|пришлите|отправьте|вставьте|предоставьте/)}`,
   awaits: [
     `${whole(/жду|ожидаю|в ожидании|жду от вас/)}\\s+${whole(/вашего|твоего|вашей|твоей|ваших|твоих|ваш|твой/)}\\s+${WORD_START}(?:${/подтвержден|одобрен|решени|ответ|отзыв|согласи|указани|выбор|разрешени|файл|данн|лог|токен/.source})`,
@@ -501,7 +501,7 @@ const spanish: Forms = {
     /para que pueda|para que yo pueda|así podré|así puedo|así podremos|y continuaré|y seguiré|y podré|y luego continuaré|y luego seguiré|y luego podré|y después continuaré|antes de continuar|antes de seguir|antes de que continúe|antes de que siga|para continuar|para seguir|para proceder|luego continuaré|luego seguiré|luego podré/,
   ),
   testRequest: `^(?:${whole(/por favor/)},?\\s+)?${whole(/prueba|pruebe|pruébalo|pruébala|pruébelo|testea|testéalo/)}(?:\\s+${whole(/los cambios|el cambio|la app|la aplicación|la página|ahora|de nuevo|otra vez/)})*(?:,?\\s+por favor)?$`,
-  testNext: `^${whole(/ejecuta|ejecute|abre|abra|inicia|inicie|reinicia|reinicie|recarga|recargue|refresca|refresque|inicia sesión|inicie sesión|vuelve a iniciar sesión|cierra sesión|borra|limpia/)}${within(80)}${whole(/y|luego|después/)},?\\s+${whole(/prueba|pruebe|vuelve a intentarlo|vuelva a intentarlo|inténtalo de nuevo|inténtelo de nuevo|comprueba|compruebe|verifica|verifique|revisa|revise/)}`,
+  testNext: [`^${whole(/ejecuta|ejecute|abre|abra|inicia|inicie|reinicia|reinicie|recarga|recargue|refresca|refresque|inicia sesión|inicie sesión|vuelve a iniciar sesión|cierra sesión|borra|limpia/)}${within(80)}${whole(/y|luego|después/)},?\\s+${whole(/prueba|pruebe|vuelve a intentarlo|vuelva a intentarlo|inténtalo de nuevo|inténtelo de nuevo|comprueba|compruebe|verifica|verifique|revisa|revise/)}`, `^${whole(/vuelve a intentarlo|vuelva a intentarlo|inténtalo de nuevo|inténtelo de nuevo|prueba de nuevo|pruebe de nuevo|prueba otra vez/)}`].join("|"),
   personStep: `^${whole(/reinicia|reinicie|recarga|abre|abra|cierra|inicia sesión|elige|elija|confirma|confirme|aprueba|comparte|envía|pega|proporciona/)}`,
   awaits: [
     `${whole(/espero|quedo a la espera de|en espera de|pendiente de|a la espera de|necesito|estoy esperando|esperando/)}\\s+${whole(/tu|su|vuestra|tus|sus/)}\\s+${whole(
@@ -556,7 +556,7 @@ const portuguese: Forms = {
   lookAtChange: `^${whole(/recarregue|recarrega|atualize|atualiza|reinicie|reinicia/)}${within(60)}${whole(/e verifique|e verifica|para verificar|e confira|e confirme|e teste|e tente/)}`,
   continues: whole(/para que eu possa|assim poderei|assim posso|e eu continuo|e continuarei|e poderei|antes de continuar|antes de prosseguir|para continuar|para prosseguir|depois eu continuo|aí eu continuo/),
   testRequest: `^(?:${whole(/por favor/)},?\\s+)?${whole(/teste|testa|experimente|experimenta/)}(?:\\s+${whole(/as mudanças|a mudança|o app|a aplicação|a página|agora|novamente|de novo/)})*(?:,?\\s+por favor)?$`,
-  testNext: `^${whole(/execute|executa|rode|roda|abra|abre|inicie|inicia|reinicie|reinicia|recarregue|recarrega|atualize a página|faça login|faz login|entre novamente|saia e entre|limpe|limpa/)}${within(80)}${whole(/e|depois|então/)},?\\s+${whole(/teste|testa|tente novamente|tente de novo|tenta de novo|verifique|verifica|confira|confere/)}`,
+  testNext: [`^${whole(/execute|executa|rode|roda|abra|abre|inicie|inicia|reinicie|reinicia|recarregue|recarrega|atualize a página|faça login|faz login|entre novamente|saia e entre|limpe|limpa/)}${within(80)}${whole(/e|depois|então/)},?\\s+${whole(/teste|testa|tente novamente|tente de novo|tenta de novo|verifique|verifica|confira|confere/)}`, `^${whole(/tente novamente|tente de novo|tenta de novo|teste novamente|teste de novo/)}`].join("|"),
   personStep: `^${whole(/reinicie|recarregue|abra|feche|faça login|escolha|confirme|aprove|compartilhe|envie|cole|forneça/)}`,
   awaits: [
     `${whole(/aguardo|aguardando|estou aguardando|espero|esperando|fico no aguardo de|fico no aguardo da|fico no aguardo do|no aguardo de|no aguardo da|no aguardo do|preciso de|preciso da|preciso do/)}\\s+(?:${whole(/a|o|as|os/)}\\s+)?${whole(/sua|seu|suas|seus|tua|teu/)}\\s+${whole(
@@ -619,7 +619,7 @@ const german: Forms = {
     )}))?(?:\\s+${whole(/bitte|jetzt|mal/)})*$`,
     /^bitte testen$/.source,
   ].join("|"),
-  testNext: `^${whole(/führe|führen sie|öffne|öffnen sie|starte|starten sie|lade|laden sie|aktualisiere|aktualisieren sie|melde dich|melden sie sich|leere|leeren sie/)}${within(80)}${whole(/und|dann|danach/)},?\\s+${whole(/prüfe|prüfen sie|überprüfe|überprüfen sie|teste|testen sie|versuche es erneut|versuchen sie es erneut|probiere es erneut|probier es nochmal|versuch es nochmal/)}`,
+  testNext: [`^${whole(/führe|führen sie|öffne|öffnen sie|starte|starten sie|lade|laden sie|aktualisiere|aktualisieren sie|melde dich|melden sie sich|leere|leeren sie/)}${within(80)}${whole(/und|dann|danach/)},?\\s+${whole(/prüfe|prüfen sie|überprüfe|überprüfen sie|teste|testen sie|versuche es erneut|versuchen sie es erneut|probiere es erneut|probier es nochmal|versuch es nochmal/)}`, `^${whole(/versuche es erneut|versuchen sie es erneut|versuch es nochmal|versuche es noch einmal|probiere es erneut|probier es nochmal/)}`].join("|"),
   personStep: `^${whole(/starte|öffne|schließe|melde dich|wähle|bestätige|teile|sende|schicke|gib/)}`,
   awaits: [
     `${whole(/warte auf|ich warte auf|wartend auf|brauche|benötige/)}\\s+${whole(/deine|ihre|eure|dein|ihr|deinen|ihren/)}\\s+${whole(
@@ -683,7 +683,7 @@ const french: Forms = {
     /pour que je puisse|afin que je puisse|et je pourrai|et je continuerai|et je poursuivrai|et je corrigerai|ensuite je|puis je|avant que je|pour continuer|pour poursuivre|je pourrai ensuite|je continuerai/,
   ),
   testRequest: `^${whole(/merci de tester|veuillez tester|testez|testez-le|testez-la|testez-les|teste|teste-le|teste-la|teste-les/)}(?:\\s+${whole(/maintenant|s'il vous plaît|s’il vous plaît|s'il te plaît|s’il te plaît/)})?$`,
-  testNext: `^${whole(/exécutez|exécute|lancez|lance|ouvrez|ouvre|redémarrez|redémarre|rechargez|recharge|actualisez|actualise|connectez-vous|connecte-toi|reconnectez-vous|reconnecte-toi|videz|vide/)}${within(80)}${whole(/et|puis|ensuite/)},?\\s+${whole(/réessayez|réessaie|réessaye|vérifiez|vérifie|testez|teste/)}`,
+  testNext: [`^${whole(/exécutez|exécute|lancez|lance|ouvrez|ouvre|redémarrez|redémarre|rechargez|recharge|actualisez|actualise|connectez-vous|connecte-toi|reconnectez-vous|reconnecte-toi|videz|vide/)}${within(80)}${whole(/et|puis|ensuite/)},?\\s+${whole(/réessayez|réessaie|réessaye|vérifiez|vérifie|testez|teste/)}`, `^${whole(/réessayez|réessaie|réessaye|essayez à nouveau|essaie à nouveau|essayez de nouveau/)}`].join("|"),
   personStep: `^${whole(/redémarrez|rechargez|ouvrez|fermez|connectez-vous|choisissez|confirmez|approuvez|partagez|envoyez|collez|fournissez/)}`,
   awaits: [
     `${whole(/j'attends|j’attends|en attente de|dans l'attente de|dans l’attente de|j'ai besoin de|j’ai besoin de|attends/)}\\s+${whole(/votre|ta|ton|vos|tes/)}\\s+${whole(
@@ -738,7 +738,7 @@ const italian: Forms = {
   lookAtChange: `^${whole(/ricarica|ricarichi|aggiorna|aggiorni|riavvia|riavvii/)}${within(60)}${whole(/e verifica|e verifichi|e controlla|e controlli|per verificare|per controllare|e prova|e riprova/)}`,
   continues: whole(/così posso|così potrò|in modo che io possa|perché io possa|e continuerò|e procederò|e potrò|prima di continuare|prima di procedere|per continuare|per procedere|poi continuerò|poi procederò/),
   testRequest: `^(?:${whole(/per favore/)},?\\s+)?${whole(/prova|provalo|provala|provate|testa|testalo|testala|testate/)}(?:\\s+${whole(/le modifiche|la modifica|l'app|l’app|l'applicazione|la pagina|ora|adesso|di nuovo/)})*(?:,?\\s+per favore)?$`,
-  testNext: `^${whole(/esegui|esegua|avvia|avvii|apri|apra|riavvia|riavvii|riavviate|ricarica|ricarichi|aggiorna la pagina|accedi|acceda|effettua il login|esci e rientra|svuota|pulisci/)}${within(80)}${whole(/e|poi|quindi/)},?\\s+${whole(/prova|riprova|prova di nuovo|verifica|verifichi|controlla|controlli|testa|testi/)}`,
+  testNext: [`^${whole(/esegui|esegua|avvia|avvii|apri|apra|riavvia|riavvii|riavviate|ricarica|ricarichi|aggiorna la pagina|accedi|acceda|effettua il login|esci e rientra|svuota|pulisci/)}${within(80)}${whole(/e|poi|quindi/)},?\\s+${whole(/prova|riprova|prova di nuovo|verifica|verifichi|controlla|controlli|testa|testi/)}`, `^${whole(/riprova|riprovate|prova di nuovo|prova ancora|riprovi/)}`].join("|"),
   personStep: `^${whole(/riavvia|ricarica|apri|chiudi|accedi|scegli|conferma|approva|condividi|invia|incolla|fornisci/)}`,
   awaits: [
     `${whole(/attendo|aspetto|in attesa di|in attesa del|in attesa della|resto in attesa di|resto in attesa del|ho bisogno del|ho bisogno della|ho bisogno di/)}\\s+(?:${whole(/il|la|i|le/)}\\s+)?${whole(/tua|tuo|tuoi|tue|sua|suo|vostra|vostro/)}\\s+${whole(
@@ -776,7 +776,7 @@ const turkish: Forms = {
   agentAsks: `${WORD_START}\\p{L}+(?:ayım|eyim|alım|elim)\\s+(?:mı|mi)${WORD_END}`,
   answered: `^${whole(/evet|hayır|tabii|elbette|çünkü|devam ediyorum/)}`,
   request: [
-    `${whole(/lütfen/)}${within(60)}${WORD_START}\\p{L}+(?:in|ın|un|ün|yin|yın|yun|yün)${WORD_END}[.!]*$`,
+    `${whole(/lütfen/)}${within(60)}${whole(/gönderin|paylaşın|ekleyin|yapıştırın|onaylayın|seçin|belirtin|sağlayın|iletin|yükleyin|açıklayın|bildirin|söyleyin|test edin|deneyin|kontrol edin/)}[.!]*$`,
     `${whole(/hangi|hangisini|hangisi/)}${within(40)}${whole(/belirtin|söyleyin|seçin|bildirin/)}`,
   ].join("|"),
   leadIn: whole(/şimdi|sonra|ardından|önce|lütfen|şimdi de/),
@@ -791,7 +791,7 @@ const turkish: Forms = {
   lookAtChange: `${whole(/yeniden başlatın|yeniden başlatıp|yenileyin|yenileyip|yeniden yükleyin|yeniden yükleyip/)}${within(60)}${whole(/kontrol edin|kontrol et|test edin|deneyin|doğrulayın/)}`,
   continues: `${whole(/böylece|ardından|sonra|sonrasında|bundan sonra/)}${within(40)}${WORD_START}\\p{L}+(?:acağım|eceğim|abilirim|ebilirim)${WORD_END}|${whole(/devam edebilmem için|devam etmem için|ilerleyebilmem için/)}`,
   testRequest: `^(?:${whole(/lütfen/)}\\s+)?(?:${whole(/bunu|uygulamayı|sayfayı|değişiklikleri|şimdi|tekrar/)}\\s+)*${whole(/test edin|test edebilir misiniz|deneyin|deneyebilir misiniz|test et|dene/)}(?:\\s+${whole(/lütfen/)})?[.!]*$`,
-  testNext: `${whole(/çalıştırıp|çalıştırdıktan sonra|açıp|açtıktan sonra|başlatıp|yeniden başlatın|yeniden başlatıp|yeniden başlattıktan sonra|yenileyin|yenileyip|yeniledikten sonra|giriş yapın|giriş yapıp|giriş yaptıktan sonra|oturum açıp|oturum açtıktan sonra|tekrar giriş yapıp|önbelleği temizleyip|çıkış yapıp/)}${within(80)}${whole(/kontrol edin|kontrol et|test edin|test et|deneyin|dene|tekrar deneyin|yeniden deneyin|doğrulayın/)}`,
+  testNext: [`${whole(/çalıştırıp|çalıştırdıktan sonra|açıp|açtıktan sonra|başlatıp|yeniden başlatın|yeniden başlatıp|yeniden başlattıktan sonra|yenileyin|yenileyip|yeniledikten sonra|giriş yapın|giriş yapıp|giriş yaptıktan sonra|oturum açıp|oturum açtıktan sonra|tekrar giriş yapıp|önbelleği temizleyip|çıkış yapıp/)}${within(80)}${whole(/kontrol edin|kontrol et|test edin|test et|deneyin|dene|tekrar deneyin|yeniden deneyin|doğrulayın/)}`, `${whole(/tekrar deneyin|yeniden deneyin|tekrar dener misiniz|bir daha deneyin/)}[.!]*$`].join("|"),
   personStep: `${whole(/yeniden başlatın|yenileyin|açın|giriş yapın|seçin|onaylayın|paylaşın|gönderin|yapıştırın|sağlayın/)}[.!]*$`,
   awaits: [
     `${whole(/onayınızı|onayını|kararınızı|yanıtınızı|cevabınızı|geri bildiriminizi|dosyalarınızı|dosyanızı|seçiminizi|izninizi|talimatlarınızı|tokeninizi|bilgilerinizi/)}\\s+${whole(/bekliyorum|bekleyeceğim|bekliyor olacağım/)}`,
@@ -845,7 +845,7 @@ const czech: Forms = {
   lookAtChange: `^${whole(/obnovte|obnov|restartujte|restartuj|načtěte znovu/)}${within(60)}${whole(/a zkontrolujte|a zkontroluj|a ověřte|a ověř|a otestujte|a zkuste|abyste ověřili|pro kontrolu/)}`,
   continues: whole(/abych mohl|abych mohla|abych mohl pokračovat|a já budu pokračovat|a pak budu pokračovat|a já opravím|pak mohu|pak můžu|potom mohu|než budu pokračovat|pro pokračování|abych mohl(?:a)? pokračovat/),
   testRequest: `^(?:${whole(/prosím/)},?\\s+)?${whole(/otestujte|otestuj|vyzkoušejte|vyzkoušej|zkuste to|zkus to/)}(?:\\s+${whole(/to|změny|změnu|aplikaci|stránku|nyní|teď|znovu|prosím/)})*$`,
-  testNext: `^${whole(/spusťte|spusť|otevřete|otevři|restartujte|restartuj|obnovte|obnov|načtěte znovu|přihlaste se|přihlas se|znovu se přihlaste|odhlaste se|vymažte|vymaž/)}${within(80)}${whole(/a|pak|potom|poté/)},?\\s+${whole(/zkuste|zkus|zkuste to znovu|zkus to znovu|zkontrolujte|zkontroluj|ověřte|ověř|otestujte|otestuj/)}`,
+  testNext: [`^${whole(/spusťte|spusť|otevřete|otevři|restartujte|restartuj|obnovte|obnov|načtěte znovu|přihlaste se|přihlas se|znovu se přihlaste|odhlaste se|vymažte|vymaž/)}${within(80)}${whole(/a|pak|potom|poté/)},?\\s+${whole(/zkuste|zkus|zkuste to znovu|zkus to znovu|zkontrolujte|zkontroluj|ověřte|ověř|otestujte|otestuj/)}`, `^${whole(/zkuste to znovu|zkus to znovu|zkuste to ještě jednou|zkuste znovu/)}`].join("|"),
   personStep: `^${whole(/restartujte|obnovte|otevřete|zavřete|přihlaste se|vyberte|zvolte|potvrďte|schvalte|sdílejte|pošlete|vložte|poskytněte/)}`,
   awaits: [
     `${whole(/čekám na|počkám na|očekávám|potřebuji|potřebuju/)}\\s+${whole(/vaše|vaši|váš|vašeho|vašich|tvoje|tvůj|tvoji/)}\\s+${whole(
