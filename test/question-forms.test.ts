@@ -289,3 +289,10 @@ test("forms: a reply in a Latin language whose common words no row knows reads e
   assert.equal(askedQuestion("Restartujte server a zkuste to znovu."), "Restartujte server a zkuste to znovu.");
   assert.equal(askedQuestion("Prova di nuovo ad accedere."), "Prova di nuovo ad accedere.");
 });
+
+test("forms: a question that asks to choose stands above its options without a pronoun; a hand-over and a request in their looser forms", () => {
+  assert.equal(askedQuestion("Какой вариант выбрать?\n1. Оставить\n2. Удалить"), "Какой вариант выбрать?");
+  assert.equal(askedQuestion("콘솔 로그를 보내주시면 원인을 찾아보겠습니다."), "콘솔 로그를 보내주시면 원인을 찾아보겠습니다.");
+  assert.equal(askedQuestion("Necesito que me confirmes el nombre de la base de datos."), "Necesito que me confirmes el nombre de la base de datos.");
+  assert.equal(askedQuestion("Почему вызов упал?\n1. Таймаут\n2. Ошибка сети"), undefined);
+});

@@ -397,7 +397,7 @@ const korean: Forms = {
   personStep: /^(?:재시작|새로고침|로그인|선택|확인|승인|공유|보내|붙여넣|제공|업로드)/u.source,
   awaits: `(?:${/승인|확인|답변|결정|피드백|지시|파일|응답|회신|선택|의견|허락/.source})(?:을|를)?\\s*(?:${/기다리고 있습니다|기다리겠습니다|기다리고 있어요|기다릴게요|기다리는 중|대기 중|대기하겠습니다/.source})`,
   negated: /필요 없|필요없|않아도/.source,
-  handOver: `(?:${/주시면|주신다면|주시는 대로|하시면|하시는 대로|되시면|주시고 나면/.source})${within(60)}(?:${/하겠습니다|드리겠습니다|할게요|드릴게요|진행하겠습니다|계속하겠습니다|알려드리겠습니다|수정하겠습니다|확인하겠습니다/.source})`,
+  handOver: `(?:${/주시면|주신다면|주시는 대로|하시면|하시는 대로|되시면|주시고 나면/.source})${within(60)}(?:${/겠습니다|겠어요|할게요|드릴게요|볼게요/.source})`,
   depends: /^(?:괜찮으시면|승인하시면|확인해 주시면|그렇다면|아니라면|그렇지 않으면|네라면|좋으시다면)/u.source,
   choose: /(?:어느|어떤|원하시|선택해|고르|하시겠습니까|할까요)/u.source,
   condition: /^(?:만약|혹시|만일)|(?:있으면|있으시면|발생하면|생기면|필요하면|필요하시면|원하시면|원하면|경우에는|경우)/u.source,
@@ -481,7 +481,7 @@ const spanish: Forms = {
     /por favor,?\s+(?:añade|añada|agrega|agregue|comparte|comparta|proporciona|proporcione|envía|envíe|pega|pegue|sube|suba|confirma|confirme|indica|indique|elige|elija|selecciona|seleccione|especifica|especifique|aclara|aclare)(?!\p{L})/u.source,
     /(?<!\p{L})(?:añade|agrega|comparte|proporciona|envía|pega|sube|confirma|indica|elige|especifica|añada|agregue|comparta|proporcione|envíe|pegue|suba|confirme|indique|elija|especifique)(?!\p{L})[^.!]{0,80}?,?\s+por favor/u.source,
     /(?<!\p{L})(?:dime|dígame|indícame|indíqueme|avísame|avíseme|hazme saber|hágame saber)(?!\p{L})[^.!]{0,40}?(?<!\p{L})(?:cuál|cuáles|qué opción|qué enfoque)(?!\p{L})/u.source,
-    /(?<!\p{L})necesito que (?:añadas|agregues|compartas|proporciones|envíes|pegues|subas|confirmes|elijas|me digas|me indiques)(?!\p{L})/u.source,
+    /(?<!\p{L})necesito que (?:me |nos )?(?:añadas|agregues|compartas|proporciones|envíes|pegues|subas|confirmes|elijas|digas|indiques|pases|mandes|aclares|especifiques)(?!\p{L})/u.source,
   ].join("|"),
   leadIn: whole(/ahora|luego|después|primero|por favor/),
   imperative: `^${whole(

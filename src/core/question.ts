@@ -450,7 +450,10 @@ function asOptions(items: readonly Item[], last: number): string | undefined {
   const asking = lineAt(items, top);
   if (asking === undefined || LIST_ITEM.test(asking)) return undefined;
   const question = asQuestion(asking);
-  if (question !== undefined) return ADDRESSES.test(withoutCode(question)) ? question : undefined;
+  if (question !== undefined) {
+    const prose = withoutCode(question);
+    return ADDRESSES.test(prose) || ASKS_TO_CHOOSE.test(prose) ? question : undefined;
+  }
   const bare = undecorated(asking).replace(/[\s*_~]+$/u, "");
   return /[:：]$/u.test(bare) && ASKS_TO_CHOOSE.test(withoutCode(bare)) ? bare : undefined;
 }
