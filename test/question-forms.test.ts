@@ -50,6 +50,7 @@ const LANGUAGES: Readonly<Record<string, Language>> = {
       "Done. If you hit errors, paste the log.",
       "Done. Let me know if you want me to add tests.",
       "Done. When you want, I can add tests.",
+      "Done. Open the app and check out the new dark mode!",
     ],
   },
   zh: {

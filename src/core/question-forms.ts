@@ -220,7 +220,7 @@ const english: Forms = {
     /out|now|again|manually|yourself|locally|please|in the browser|in your browser/.source
   }))*$`,
   testNext: [
-    `^(?:${whole(/restart|reload|refresh|relaunch|reopen|rerun|re-run|run|execute|start|launch|open|log in|login|sign in|log out|reinstall|reconnect|reauthenticate|clear/)})${within(80)}${whole(/and|then/)},?\\s+(?:then\\s+)?${whole(/try again|retry|check|test|verify|confirm|see whether|see if/)}`,
+    `^(?:${whole(/restart|reload|refresh|relaunch|reopen|rerun|re-run|run|execute|start|launch|open|log in|login|sign in|log out|reinstall|reconnect|reauthenticate|clear/)})${within(80)}${whole(/and|then/)},?\\s+(?:then\\s+)?(?:${whole(/try again|retry|test|verify|confirm|see whether|see if/)}|${whole(/check/)}(?!\\s+out))`,
     `^(?:please\\s+)?${whole(/try|retry/)}(?:\\s+${whole(/it|that|this|the \w+/)})?\\s+again(?:\\s+${whole(/now|please/)})?[.!]*$`,
   ].join("|"),
   personStep: `^${whole(
