@@ -83,7 +83,7 @@ const TARGETS: readonly Target[] = [
     group: "core",
     skipTests: ADAPTER_PROPERTIES,
   },
-  { file: "src/core/question.ts", tests: ["test/question.test.ts", "test/question-requests.test.ts", "test/question-closing.test.ts", "test/question-hand-over.test.ts"], group: "core" },
+  { file: "src/core/question.ts", tests: ["test/question.test.ts", "test/question-requests.test.ts", "test/question-closing.test.ts", "test/question-closing-acts.test.ts", "test/question-forms.test.ts", "test/question-hand-over.test.ts", "test/question-hands-over.test.ts"], group: "core" },
   { file: "src/state.ts", tests: ["test/state/*.test.ts", "test/property/*.test.ts"], group: "state", skipTests: ADAPTER_PROPERTIES },
   { file: "src/sources/types.ts", tests: SOURCE_TESTS, group: "sources" },
   { file: "src/sources/index.ts", tests: SOURCE_TESTS, group: "sources" },

@@ -64,6 +64,8 @@ test("handsOver: the same two forms in every language of the table", () => {
     ["Il login è sistemato. Non sono riuscito a eseguire i test dell'interfaccia.", "Non sono riuscito a eseguire i test dell'interfaccia."],
     ["Giriş düzeltildi. Lütfen giriş sayfasını test edin.", "Lütfen giriş sayfasını test edin."],
     ["Giriş düzeltildi. Arayüz testlerini çalıştıramadım.", "Arayüz testlerini çalıştıramadım."],
+    ["Giriş düzeltildi. Sunucuyu yeniden başlatın ve giriş sayfasını kontrol edin.", "Sunucuyu yeniden başlatın ve giriş sayfasını kontrol edin."],
+    ["Il login è sistemato. Riavvia il server e verifica la pagina di login.", "Riavvia il server e verifica la pagina di login."],
     ["Přihlášení je opravené. Otestujte prosím přihlašovací stránku.", "Otestujte prosím přihlašovací stránku."],
     ["Přihlášení je opravené. Nepodařilo se mi spustit testy rozhraní.", "Nepodařilo se mi spustit testy rozhraní."],
   ]);

@@ -56,17 +56,23 @@ export interface Forms {
   /** The scripts (bits above) a sentence must hold for the row to be read. */
   readonly scripts: number;
   /**
-   * Common words that show a reply is written in the language, for a row whose script other rows share: the
+   * Common words (whole, in lower case, `|` between them) that show a reply is written in the language, for a row whose script other rows share: the
    * row is read only for replies that hold one (so an English reply does not pay for seven other Latin rows).
-   * A row without marks is read for every reply in its script.
+   * A row without marks is read for every reply in its script. English is read for every reply (agents answer
+   * in it whatever the person writes): its marks only tell an English reply from one in which no row's marks
+   * are found, for which every row is read.
    */
   readonly marks?: string;
+  /** Letters that show a reply is written in the language (`ñ`, `ř`), for a row with marks. */
+  readonly letters?: string;
 
   // -- a question to the person
   /** A question that speaks to the person (you, I, we, a polite question ending). */
   readonly addresses?: string;
   /** The person named (a question opened by a question word asks them only with one of these). */
   readonly secondPerson?: string;
+  /** The ending of a question that carries no question mark (a polite `か。`), at the end of a sentence. */
+  readonly questionEnd?: string;
   /** A question word at the start of a sentence. */
   readonly whOpener?: string;
   /** A question word with the agent asking what it should do (`should I`). */
@@ -150,6 +156,7 @@ const EN_VERBS =
 const english: Forms = {
   language: "en",
   scripts: LATIN,
+  marks: "the|and|is|are|this|that|for|with|you|we|will|can|have|has|was|it|of|done|now|should|would|your|what|which",
   addresses: /\b(?:you|your|I|me|we|us)\b/u.source,
   secondPerson: whole(/you|your|yours/),
   whOpener: `^${whole(/why|how|what|where|when|who|which/)}`,
@@ -213,7 +220,7 @@ const english: Forms = {
     /out|now|again|manually|yourself|locally|please|in the browser|in your browser/.source
   }))*$`,
   testNext: [
-    `^(?:${whole(/restart|reload|refresh|relaunch|reopen|rerun|re-run|log in|login|sign in|log out|reinstall|reconnect|reauthenticate|clear/)})${within(80)}${whole(/and|then/)},?\\s+(?:then\\s+)?${whole(/try again|retry|check|test|verify|confirm|see whether|see if/)}`,
+    `^(?:${whole(/restart|reload|refresh|relaunch|reopen|rerun|re-run|run|execute|start|launch|open|log in|login|sign in|log out|reinstall|reconnect|reauthenticate|clear/)})${within(80)}${whole(/and|then/)},?\\s+(?:then\\s+)?(?:${whole(/try again|retry|test|verify|confirm|see whether|see if/)}|${whole(/check/)}(?!\\s+out))`,
     `^(?:please\\s+)?${whole(/try|retry/)}(?:\\s+${whole(/it|that|this|the \w+/)})?\\s+again(?:\\s+${whole(/now|please/)})?[.!]*$`,
   ].join("|"),
   personStep: `^${whole(
@@ -223,7 +230,7 @@ const english: Forms = {
     `${whole(/await|awaits|awaiting|wait for|waits for|waiting for|wait on|waiting on|pending|need|needs|needed|I'll need|I will need|depends on|depend on|depending on|hinges on/)}\\s+${whole(/your|you to/)}${within(30)}${whole(
       /approval|go-ahead|go ahead|green light|confirmation|confirm|decision|decide|input|feedback|answer|answers|reply|response|review|sign-off|signoff|ok|okay|permission|choice|choose|instructions|instruction|direction|call|consent|authorization|authorisation|verdict|thoughts|preference|preferences|approve|say-so/,
     )}`,
-    `^(?:${whole(/I'm|I am|I'll be|I will be|we're|we are|still|now|just/)}\\s+)?${whole(/waiting for|awaiting|waiting on|standing by for|I'll wait for|I will wait for/)}\\s+${whole(/your|you to/)}${WORD_START}`,
+    `^(?:${whole(/I'm|I am|I'll be|I will be|we're|we are|still|now|just/)}\\s+)?${whole(/waiting for|awaiting|waiting on|standing by for|I'll wait for|I will wait for/)}\\s+${whole(/your|you to/)}\\s+\\p{L}`,
     whole(
       /once you confirm|once you approve|once you decide|once you choose|once you pick|once you reply|once you answer|once you agree|once you sign off|once you've confirmed|once you've approved|once you've decided|once you've chosen|once you've picked|once you've replied|once you've answered|once you've agreed|once you have confirmed|once you have approved|once you have decided|once you give the go-ahead|once you give me the go-ahead|once you say so|once you say go|once you say yes/,
     ),
@@ -258,9 +265,10 @@ const english: Forms = {
     /ready for next step|ready for next steps|ready for testing|ready for review|ready for your review|ready for you|ready to test|please test|testing required|testing needed|test required|test needed|your turn|your action|your move|your part|over to you|action required|actions required|action needed|actions needed|what you need to do|required steps|required actions|manual steps|manual step|next steps for you|next step for you|to proceed|to continue|before I continue|before I proceed|before I go on/.source,
   nextHeading: /next|next step|next steps/.source,
   tests: [
+    `^${whole(/restart|reload|refresh|relaunch|rerun|re-run|run|launch|open|start|rebuild|try|test/)}${within(100)}${whole(/and|then/)},?\\s+${whole(/let me know|tell me/)}\\s+${whole(/if|whether|how/)}${within(30)}${whole(/works|work|worked|goes|went|behaves|fixed|solved|resolved/)}`,
+    `${whole(/ready to test|ready for testing|ready for you to test|ready for you to try|ready to try/)}[\\s.!]*$`,
     `^(?:${whole(/please|now|so|just|go ahead and|ok|okay|then|next|finally/)},?\\s+)*(?:${whole(/launch|open|start|run|reload|refresh|restart|rebuild|relaunch|fire up|spin up|deploy/)}${within(60)}${whole(/and|then/)}\\s+)?(?:please\\s+)?(?:${whole(/test|try|retest|re-test|playtest/)}(?:\\s+${whole(/the|it|this|that|them|these|those|in|on|with|out|again|now|manually|yourself|locally|everything|things|your|both|all|whether|if|how|please|first|once/)}|\\s*[.!]*$)|${whole(/give it a try|give it a spin|give it a go|take it for a spin/)})`,
     `${whole(/please|can you|could you|would you|you'll need to|you will need to|you need to|I need you to/)}\\s+(?:${whole(/now|also|then|first|quickly|manually/)}\\s+)?${whole(/test|try|retest|re-test|verify|confirm|check/)}${within(80)}${whole(/works|work|working|fixed|behaves|looks right|in the browser|in your browser|in game|in-game|on your device|on device|manually|yourself|locally|now|again/)}`,
-    `${whole(/let me know|tell me/)}\\s+${whole(/if|whether|how/)}${within(40)}${whole(/works|work|working|fixed|goes|went|behaves|resolves|solves/)}`,
   ].join("|"),
   untested: [
     `${whole(/I|we/)}\\s+${whole(/couldn't|could not|can't|cannot|can not|wasn't able to|was not able to|weren't able to|were not able to|am unable to|was unable to|were unable to|had no way to|have no way to|don't have a way to|do not have a way to|have no means to/)}\\s+(?:${whole(/yet|actually|fully|directly|easily|really|currently|myself|here|also|properly/)}\\s+)?${whole(/run|test|verify|try|execute|launch|start|check|exercise|play|open|build|compile|reproduce it|see/)}`,
@@ -272,6 +280,7 @@ const english: Forms = {
 const chinese: Forms = {
   language: "zh",
   scripts: HAN,
+  questionEnd: /吗/.source,
   addresses: /[你您我]/u.source,
   secondPerson: /你|您/.source,
   whOpener: /^(?:为什么|为何|怎么|如何|什么|哪)/u.source,
@@ -295,7 +304,7 @@ const chinese: Forms = {
   lookAtChange: `^(?:${/刷新|重新加载|重启|重新启动/.source})${within(20)}(?:${/后确认|并确认|然后确认|后检查|并检查|然后检查|后验证|并验证|后测试|并测试|然后测试|再试|后再试|重试/.source})`,
   continues: /以便我|好让我|这样我就可以|这样我可以|这样我能|这样我才能|然后我|之后我|我再继续|我才能继续|我就可以继续|我就能继续|我再部署|我才能部署|我再修复|我再处理|我会继续|我将继续|再继续|才能继续/.source,
   testRequest: [`^(?:请|麻烦)?(?:您|你)?(?:(?:${/启动|运行|刷新|打开|重启/.source})${within(20)}(?:并|然后|后))?测试一下吧?$`, /^请测试|^请您测试|^请你测试|^请测一下|^请您测一下/.source].join("|"),
-  testNext: `^(?:请|麻烦)?(?:您|你)?(?:先)?(?:${/重启|重新启动|刷新|重新加载|重新登录|登录|登入|重新运行|重新安装|清除缓存|清空缓存/.source})${within(40)}(?:${/再试|重试|再测试|再检查|再确认|并检查|并确认|并测试|然后检查|然后确认|然后测试|后检查|后确认|后测试|看看是否|看是否|确认是否|检查是否/.source})`,
+  testNext: [`^(?:请|麻烦)?(?:您|你)?(?:先)?(?:${/重启|重新启动|刷新|重新加载|重新登录|登录|登入|重新运行|运行|执行|启动|打开|重新安装|清除缓存|清空缓存/.source})${within(40)}(?:${/再试|重试|再测试|再检查|再确认|并检查|并确认|并测试|然后检查|然后确认|然后测试|后检查|后确认|后测试|看看是否|看是否|确认是否|检查是否/.source})`, /^(?:请|麻烦)?(?:您|你)?(?:再试一次|再试一下|重试一下|重新试一下)/.source].join("|"),
   personStep: /^(?:重启|刷新|打开|关闭|登录|选择|确认|批准|分享|发送|粘贴|提供|上传)/u.source,
   awaits: [
     /等待您的|等待你的|等候您的|等您的|等你的|待您确认|待你确认|待您批准|待你批准|待您审核|待您决定|您确认后|你确认后|您批准后|你批准后|您同意后|你同意后/.source,
@@ -315,7 +324,6 @@ const chinese: Forms = {
   tests: [
     /^(?:现在)?(?:请|麻烦)(?:您|你)?(?:先|再)?(?:[^。！？]{0,30}(?:后|并|然后))?(?:测试|试一下|试试|试用|验证|确认[^。！？]{0,20}(?:是否|能否|可以|正常))/.source,
     /(?:请|麻烦)(?:您|你)?[^。！？]{0,30}(?:测试一下|试一下|试试看|验证一下)/.source,
-    /告诉我[^。！？]{0,20}(?:是否|能否)(?:正常|可以|解决|修复|生效|工作)/.source,
   ].join("|"),
   untested: /(?:无法|没法|不能|未能|没能|没有办法)(?:在[^。！？]{0,10})?(?:运行|测试|验证|执行|启动|检查)|(?:没有|尚未|还没|还没有|未)(?:实际)?(?:运行|测试|验证|执行)(?:过)?|未经测试|未测试|未验证/.source,
 };
@@ -323,6 +331,7 @@ const chinese: Forms = {
 const japanese: Forms = {
   language: "ja",
   scripts: KANA | HAN,
+  questionEnd: /ますか|ましょうか|でしょうか|ませんか|ですか|いかがですか|よろしいですか/.source,
   addresses: /(?:ますか|ましょうか|でしょうか|ませんか)/u.source,
   secondPerson: /あなた/.source,
   whOpener: /^(?:なぜ|どうして|何)/u.source,
@@ -343,7 +352,7 @@ const japanese: Forms = {
     /続行できます|続行します|再開します|作業を続けます|先に進めます|次に進めます|続行することができます|先に進められます/.source,
   ].join("|"),
   testRequest: /テストしてください$|テストして下さい$|テストしてみてください$|テストしてみて下さい$/.source,
-  testNext: `(?:${/再起動|リロード|再読み込み|更新|ログイン|再ログイン|再実行|再インストール|キャッシュを(?:クリア|削除)/.source})${within(40)}(?:${/てから|した後|したあと|後に|して/.source})${within(40)}(?:${/確認|試し|テスト|再試行|動作/.source})${within(20)}(?:${/ください|下さい|お願いします|お願いいたします|いただけますか|ていただけ/.source})`,
+  testNext: [`(?:${/再起動|リロード|再読み込み|更新|ログイン|再ログイン|再実行|実行|起動|開い|再インストール|キャッシュを(?:クリア|削除)/.source})${within(40)}(?:${/てから|した後|したあと|後に|して/.source})${within(40)}(?:${/確認|試し|テスト|再試行|動作/.source})${within(20)}(?:${/ください|下さい|お願いします|お願いいたします|いただけますか|ていただけ/.source})`, /(?:もう一度|再度)(?:お試し|試して|実行して)(?:ください|下さい|いただけますか)/.source].join("|"),
   awaits: [
     `(?:${/承認|確認|返答|回答|判断|決定|指示|許可|承諾|返信|フィードバック|ファイル|連絡|ご返信|ご連絡|ご指示|ご確認|ご承認/.source})を?お?待(?:ち|っ)`,
     /承認待ち|指示待ち|判断待ち|ご返信をお待ち|ご連絡をお待ち/.source,
@@ -366,6 +375,7 @@ const japanese: Forms = {
 const korean: Forms = {
   language: "ko",
   scripts: HANGUL,
+  questionEnd: /까요|습니까|니까|나요|실래요|시겠어요|을까요|할래요/.source,
   addresses: /(?:까요|습니까|니까|나요|세요|실래요|시겠어요|시겠습니까|될까요|할래요|어때요|좋을까요)\s*[?？]?$|(?<![\p{L}])(?:제가|저는|저희가|당신|귀하)(?![\p{L}])/u.source,
   secondPerson: /당신|귀하|님/.source,
   whOpener: /^(?:왜|어떻게|무엇|뭐|어디|언제|누가|어느|어떤)/u.source,
@@ -383,11 +393,11 @@ const korean: Forms = {
   yourself: /직접|본인|로컬에서/.source,
   continues: /(?:그러면|그럼|그 후|이후|다음에)\s*(?:제가|저는)?\s*(?:계속|진행|수정|확인|배포)|계속 진행하겠습니다|진행할 수 있습니다|계속할 수 있습니다/.source,
   testRequest: /(?:테스트|시험)(?:해|하여|를 해)\s*(?:보세요|주세요|주십시오|보시겠어요|주시겠어요|봐 주세요)[.!]*$/.source,
-  testNext: `(?:${/재시작|다시 시작|재실행|다시 실행|새로고침|새로 고침|다시 로드|로그인|다시 로그인|재설치|캐시를 지우/.source})${within(40)}(?:${/후|다음|고|서/.source})${within(30)}(?:${/확인|테스트|시도|다시 해|다시 시도/.source})${within(10)}(?:${/주세요|보세요|주십시오|주시겠어요/.source})`,
+  testNext: [`(?:${/재시작|다시 시작|재실행|다시 실행|실행|새로고침|새로 고침|다시 로드|로그인|다시 로그인|재설치|캐시를 지우|열어|열고/.source})${within(40)}(?:${/후|다음|고|서/.source})${within(30)}(?:${/확인|테스트|시도|다시 해|다시 시도/.source})${within(10)}(?:${/주세요|보세요|주십시오|주시겠어요/.source})`, /다시\s*(?:시도|실행|테스트)해\s*(?:주세요|보세요|주십시오)/.source].join("|"),
   personStep: /^(?:재시작|새로고침|로그인|선택|확인|승인|공유|보내|붙여넣|제공|업로드)/u.source,
   awaits: `(?:${/승인|확인|답변|결정|피드백|지시|파일|응답|회신|선택|의견|허락/.source})(?:을|를)?\\s*(?:${/기다리고 있습니다|기다리겠습니다|기다리고 있어요|기다릴게요|기다리는 중|대기 중|대기하겠습니다/.source})`,
   negated: /필요 없|필요없|않아도/.source,
-  handOver: `(?:${/주시면|주신다면|주시는 대로|하시면|하시는 대로|되시면|주시고 나면/.source})${within(60)}(?:${/하겠습니다|드리겠습니다|할게요|드릴게요|진행하겠습니다|계속하겠습니다|알려드리겠습니다|수정하겠습니다|확인하겠습니다/.source})`,
+  handOver: `(?:${/주시면|주신다면|주시는 대로|하시면|하시는 대로|되시면|주시고 나면/.source})${within(60)}(?:${/겠습니다|겠어요|할게요|드릴게요|볼게요/.source})`,
   depends: /^(?:괜찮으시면|승인하시면|확인해 주시면|그렇다면|아니라면|그렇지 않으면|네라면|좋으시다면)/u.source,
   choose: /(?:어느|어떤|원하시|선택해|고르|하시겠습니까|할까요)/u.source,
   condition: /^(?:만약|혹시|만일)|(?:있으면|있으시면|발생하면|생기면|필요하면|필요하시면|원하시면|원하면|경우에는|경우)/u.source,
@@ -432,7 +442,7 @@ const russian: Forms = {
     /чтобы я мог|чтобы я могла|чтобы я смог|чтобы я смогла|и я продолжу|и я смогу|и я исправлю|и я займусь|после этого я|тогда я смогу|тогда я продолжу|затем я|прежде чем я|перед тем как я|чтобы продолжить|для продолжения|и я укажу|и я покажу|и я повторю/,
   ),
   testRequest: `^${whole(/протестируйте|протестируй|попробуйте|попробуй|проверьте|проверь/)}(?:\\s+${whole(/это|его|её|их|изменения|приложение|страницу|снова|ещё раз|еще раз|сейчас/)})*(?:,?\\s+пожалуйста)?$`,
-  testNext: `^${whole(/перезапустите|перезапусти|перезагрузите|перезагрузи|обновите|обнови|войдите|войди|залогиньтесь|авторизуйтесь|выйдите|выйди|переустановите|очистите|очисти|запустите снова|перезайдите/)}${within(80)}${whole(/и|затем|потом|после чего|после этого/)},?\\s+${whole(/проверьте|проверь|попробуйте|попробуй|протестируйте|протестируй|убедитесь|убедись|повторите|повтори/)}`,
+  testNext: [`^${whole(/запустите|запусти|выполните|выполни|откройте|открой|перезапустите|перезапусти|перезагрузите|перезагрузи|обновите|обнови|войдите|войди|залогиньтесь|авторизуйтесь|выйдите|выйди|переустановите|очистите|очисти|запустите снова|перезайдите/)}${within(80)}${whole(/и|затем|потом|после чего|после этого/)},?\\s+${whole(/проверьте|проверь|попробуйте|попробуй|протестируйте|протестируй|убедитесь|убедись|повторите|повтори/)}`, `^${whole(/попробуйте снова|попробуйте ещё раз|попробуйте еще раз|попробуй снова|попробуй ещё раз|повторите попытку/)}`].join("|"),
   personStep: `^${whole(/перезапустите|перезагрузите|откройте|закройте|войдите|выберите|подтвердите|одобрите|поделитесь|пришлите|отправьте|вставьте|предоставьте/)}`,
   awaits: [
     `${whole(/жду|ожидаю|в ожидании|жду от вас/)}\\s+${whole(/вашего|твоего|вашей|твоей|ваших|твоих|ваш|твой/)}\\s+${WORD_START}(?:${/подтвержден|одобрен|решени|ответ|отзыв|согласи|указани|выбор|разрешени|файл|данн|лог|токен/.source})`,
@@ -450,7 +460,6 @@ const russian: Forms = {
   tests: [
     `^(?:${whole(/пожалуйста|теперь|затем/)},?\\s+)*(?:${within(60)}${whole(/и|затем|потом/)}\\s+)?${whole(/протестируйте|протестируй|попробуйте|попробуй|потестируйте|проверьте работу|проверь работу/)}`,
     `${whole(/проверьте|проверь|убедитесь|убедись/)}${within(40)}${whole(/работает ли|работает|работают|исправлено|исправлена|в браузере|вручную/)}`,
-    `${whole(/сообщите|сообщи|скажите|скажи|напишите|напиши|дайте знать/)}${within(20)}${whole(/работает ли|заработало ли|помогло ли|получилось ли/)}`,
   ].join("|"),
   untested: [
     `${whole(/не смог|не смогла|не удалось|не могу|не получилось|нет возможности|не было возможности/)}\\s+(?:${whole(/бы|здесь|сам|сама/)}\\s+)?${whole(/запустить|протестировать|проверить|выполнить|прогнать|открыть/)}`,
@@ -461,7 +470,8 @@ const russian: Forms = {
 const spanish: Forms = {
   language: "es",
   scripts: LATIN,
-  marks: `${whole(/el|la|los|las|que|del|y|en|por|para|con|es|está|están|ahora|puedes|ya|lo|una|pero|más|esto|este|esta|hay|también|cuando|favor/)}|[¿¡ñáéíóú]`,
+  marks: "el|la|los|las|que|del|y|en|por|para|con|es|está|están|ahora|puedes|ya|lo|una|pero|más|esto|este|esta|hay|también|cuando|favor",
+  letters: "¿¡ñáéíóú",
   addresses: /(?<!\p{L})(?:usted|tú|te|quieres|prefieres|deseas|puedo|debo)(?!\p{L})/u.source,
   secondPerson: whole(/usted|tú|te|ti|tu|prefieres|quieres/),
   whOpener: `^${whole(/por qué|cómo|qué|dónde|cuándo|quién|cuál/)}`,
@@ -471,7 +481,7 @@ const spanish: Forms = {
     /por favor,?\s+(?:añade|añada|agrega|agregue|comparte|comparta|proporciona|proporcione|envía|envíe|pega|pegue|sube|suba|confirma|confirme|indica|indique|elige|elija|selecciona|seleccione|especifica|especifique|aclara|aclare)(?!\p{L})/u.source,
     /(?<!\p{L})(?:añade|agrega|comparte|proporciona|envía|pega|sube|confirma|indica|elige|especifica|añada|agregue|comparta|proporcione|envíe|pegue|suba|confirme|indique|elija|especifique)(?!\p{L})[^.!]{0,80}?,?\s+por favor/u.source,
     /(?<!\p{L})(?:dime|dígame|indícame|indíqueme|avísame|avíseme|hazme saber|hágame saber)(?!\p{L})[^.!]{0,40}?(?<!\p{L})(?:cuál|cuáles|qué opción|qué enfoque)(?!\p{L})/u.source,
-    /(?<!\p{L})necesito que (?:añadas|agregues|compartas|proporciones|envíes|pegues|subas|confirmes|elijas|me digas|me indiques)(?!\p{L})/u.source,
+    /(?<!\p{L})necesito que (?:me |nos )?(?:añadas|agregues|compartas|proporciones|envíes|pegues|subas|confirmes|elijas|digas|indiques|pases|mandes|aclares|especifiques)(?!\p{L})/u.source,
   ].join("|"),
   leadIn: whole(/ahora|luego|después|primero|por favor/),
   imperative: `^${whole(
@@ -480,9 +490,9 @@ const spanish: Forms = {
   polite: whole(/por favor|puedes|podrías|podría|necesito que|tienes que|tendrás que|debes|necesitas|hace falta que/),
   giveBack: [
     `${whole(
-      /comparte|comparta|compartir|envía|envíe|envia|enviar|manda|mande|mandar|pega|pegue|pegar|proporciona|proporcione|pásame|páseme|pasarme|sube|suba|subir|adjunta|adjunte|adjuntar/,
+      /envíame|envíamelo|envíamelos|mándame|pégame|compárteme|envíeme|mándeme|comparte|comparta|compartir|envía|envíe|envia|enviar|manda|mande|mandar|pega|pegue|pegar|proporciona|proporcione|pásame|páseme|pasarme|sube|suba|subir|adjunta|adjunte|adjuntar/,
     )}${within(80)}${whole(/salida|resultado|resultados|log|logs|registro|registros|error|errores|captura|capturas|contenido|aquí|conmigo|me|traza/)}`,
-    `${whole(/dime|dígame|indícame|indíqueme|avísame|avíseme|hazme saber|hágame saber|cuéntame|cuénteme/)}${within(40)}${whole(/cuál|cuáles|qué|si|cómo|cuándo|el resultado/)}`,
+    `${whole(/dime|dígame|indícame|indíqueme|avísame|avíseme|hazme saber|hágame saber|cuéntame|cuénteme/)}${within(40)}${whole(/cuál|cuáles|qué|si|cómo|cuándo|cuando|en cuanto|el resultado/)}`,
     whole(/confirma|confirme|aprueba|apruebe|elige|elija|decide|decida/),
   ].join("|"),
   yourself: whole(/tú mismo|usted mismo|en tu máquina|en tu equipo/),
@@ -491,7 +501,7 @@ const spanish: Forms = {
     /para que pueda|para que yo pueda|así podré|así puedo|así podremos|y continuaré|y seguiré|y podré|y luego continuaré|y luego seguiré|y luego podré|y después continuaré|antes de continuar|antes de seguir|antes de que continúe|antes de que siga|para continuar|para seguir|para proceder|luego continuaré|luego seguiré|luego podré/,
   ),
   testRequest: `^(?:${whole(/por favor/)},?\\s+)?${whole(/prueba|pruebe|pruébalo|pruébala|pruébelo|testea|testéalo/)}(?:\\s+${whole(/los cambios|el cambio|la app|la aplicación|la página|ahora|de nuevo|otra vez/)})*(?:,?\\s+por favor)?$`,
-  testNext: `^${whole(/reinicia|reinicie|recarga|recargue|refresca|refresque|inicia sesión|inicie sesión|vuelve a iniciar sesión|cierra sesión|borra|limpia/)}${within(80)}${whole(/y|luego|después/)},?\\s+${whole(/prueba|pruebe|vuelve a intentarlo|vuelva a intentarlo|inténtalo de nuevo|inténtelo de nuevo|comprueba|compruebe|verifica|verifique|revisa|revise/)}`,
+  testNext: [`^${whole(/ejecuta|ejecute|abre|abra|inicia|inicie|reinicia|reinicie|recarga|recargue|refresca|refresque|inicia sesión|inicie sesión|vuelve a iniciar sesión|cierra sesión|borra|limpia/)}${within(80)}${whole(/y|luego|después/)},?\\s+${whole(/prueba|pruebe|vuelve a intentarlo|vuelva a intentarlo|inténtalo de nuevo|inténtelo de nuevo|comprueba|compruebe|verifica|verifique|revisa|revise/)}`, `^${whole(/vuelve a intentarlo|vuelva a intentarlo|inténtalo de nuevo|inténtelo de nuevo|prueba de nuevo|pruebe de nuevo|prueba otra vez/)}`].join("|"),
   personStep: `^${whole(/reinicia|reinicie|recarga|abre|abra|cierra|inicia sesión|elige|elija|confirma|confirme|aprueba|comparte|envía|pega|proporciona/)}`,
   awaits: [
     `${whole(/espero|quedo a la espera de|en espera de|pendiente de|a la espera de|necesito|estoy esperando|esperando/)}\\s+${whole(/tu|su|vuestra|tus|sus/)}\\s+${whole(
@@ -510,7 +520,6 @@ const spanish: Forms = {
   tests: [
     `^(?:${whole(/por favor|ahora/)},?\\s+)*(?:${within(60)}${whole(/y|luego/)}\\s+)?${whole(/prueba|pruebe|pruébalo|pruébala|pruébelo|pruébela|testea|testéalo/)}(?!\\s+${whole(/de|que pasa|que pasan|unitaria|unitarias/)})`,
     `${whole(/comprueba|compruebe|verifica|verifique|confirma|confirme/)}${within(40)}${whole(/funciona|funcionan|que funcione|si funciona|en el navegador|manualmente/)}`,
-    `${whole(/dime|dígame|avísame|avíseme|cuéntame/)}${within(20)}${whole(/si funciona|si funcionó|cómo va|si se soluciona|si se resolvió/)}`,
   ].join("|"),
   untested: [
     `${whole(/no pude|no he podido|no puedo|no fue posible|no tengo forma de|no tengo manera de/)}\\s+${whole(/ejecutar|probar|verificar|comprobar|correr|lanzar|testear/)}`,
@@ -521,7 +530,8 @@ const spanish: Forms = {
 const portuguese: Forms = {
   language: "pt",
   scripts: LATIN,
-  marks: `${whole(/os|que|do|da|dos|das|em|na|para|com|é|está|agora|você|já|um|uma|mas|mais|não|isso|este|esta|foi|também|quando|favor|por/)}|[ãõçêâáéíóú]`,
+  marks: "os|que|do|da|dos|das|em|na|para|com|é|está|agora|você|já|um|uma|mas|mais|não|isso|este|esta|foi|também|quando|favor|por",
+  letters: "ãõçêâáéíóú",
   addresses: whole(/você|vocês|tu|te|eu|me|nós|quer|prefere|posso|devo|gostaria/),
   secondPerson: whole(/você|vocês|tu|te|seu|sua|teu|tua|prefere|quer|gostaria/),
   whOpener: `^${whole(/por que|porque|como|o que|onde|quando|quem|qual|quais/)}`,
@@ -546,7 +556,7 @@ const portuguese: Forms = {
   lookAtChange: `^${whole(/recarregue|recarrega|atualize|atualiza|reinicie|reinicia/)}${within(60)}${whole(/e verifique|e verifica|para verificar|e confira|e confirme|e teste|e tente/)}`,
   continues: whole(/para que eu possa|assim poderei|assim posso|e eu continuo|e continuarei|e poderei|antes de continuar|antes de prosseguir|para continuar|para prosseguir|depois eu continuo|aí eu continuo/),
   testRequest: `^(?:${whole(/por favor/)},?\\s+)?${whole(/teste|testa|experimente|experimenta/)}(?:\\s+${whole(/as mudanças|a mudança|o app|a aplicação|a página|agora|novamente|de novo/)})*(?:,?\\s+por favor)?$`,
-  testNext: `^${whole(/reinicie|reinicia|recarregue|recarrega|atualize a página|faça login|faz login|entre novamente|saia e entre|limpe|limpa/)}${within(80)}${whole(/e|depois|então/)},?\\s+${whole(/teste|testa|tente novamente|tente de novo|tenta de novo|verifique|verifica|confira|confere/)}`,
+  testNext: [`^${whole(/execute|executa|rode|roda|abra|abre|inicie|inicia|reinicie|reinicia|recarregue|recarrega|atualize a página|faça login|faz login|entre novamente|saia e entre|limpe|limpa/)}${within(80)}${whole(/e|depois|então/)},?\\s+${whole(/teste|testa|tente novamente|tente de novo|tenta de novo|verifique|verifica|confira|confere/)}`, `^${whole(/tente novamente|tente de novo|tenta de novo|teste novamente|teste de novo/)}`].join("|"),
   personStep: `^${whole(/reinicie|recarregue|abra|feche|faça login|escolha|confirme|aprove|compartilhe|envie|cole|forneça/)}`,
   awaits: [
     `${whole(/aguardo|aguardando|estou aguardando|espero|esperando|fico no aguardo de|fico no aguardo da|fico no aguardo do|no aguardo de|no aguardo da|no aguardo do|preciso de|preciso da|preciso do/)}\\s+(?:${whole(/a|o|as|os/)}\\s+)?${whole(/sua|seu|suas|seus|tua|teu/)}\\s+${whole(
@@ -565,7 +575,6 @@ const portuguese: Forms = {
   tests: [
     `^(?:${whole(/por favor|agora/)},?\\s+)*(?:${within(60)}${whole(/e|depois/)}\\s+)?${whole(/teste|testa|experimente|experimenta|testa isso|teste isso/)}(?!\\s+${whole(/de|unitário|unitários|que passa|passa|passam/)})`,
     `${whole(/verifique|verifica|confira|confere|confirme|confirma/)}${within(40)}${whole(/funciona|funcionam|se funciona|no navegador|manualmente/)}`,
-    `${whole(/me diga|me diz|me avise|me informe/)}${within(20)}${whole(/se funciona|se funcionou|se resolveu|como foi/)}`,
   ].join("|"),
   untested: [
     `${whole(/não consegui|não pude|não posso|não foi possível|não tenho como|não tive como/)}\\s+${whole(/executar|testar|verificar|rodar|conferir|iniciar|abrir/)}`,
@@ -576,7 +585,8 @@ const portuguese: Forms = {
 const german: Forms = {
   language: "de",
   scripts: LATIN,
-  marks: `${whole(/der|die|das|und|ist|nicht|ich|du|sie|wir|mit|auf|für|den|dem|ein|eine|zu|es|jetzt|bitte|auch|oder|wenn|dann|noch|kann|habe|wurde/)}|[äöüß]`,
+  marks: "der|die|das|und|ist|nicht|ich|du|sie|wir|mit|auf|für|den|dem|ein|eine|zu|es|jetzt|bitte|auch|oder|wenn|dann|noch|kann|habe|wurde",
+  letters: "äöüß",
   addresses: /(?<!\p{L})(?:Sie|du|ich|wir|soll)(?!\p{L})/u.source,
   secondPerson: whole(/du|dich|dir|dein|deine|sie|ihnen/),
   whOpener: `^${whole(/warum|wieso|weshalb|wie|was|wo|wann|wer|welche/)}`,
@@ -597,7 +607,7 @@ const german: Forms = {
       /teile|teilen sie|teilen|sende|senden sie|senden|schicke|schick|schicken sie|schicken|füge|füg|fügen sie|einfügen|gib|geben sie|geben|poste|posten|kopiere|kopieren sie|kopieren/,
     )}${within(80)}${whole(/ausgabe|log|logs|protokoll|fehler|fehlermeldung|fehlermeldungen|ergebnis|ergebnisse|screenshot|screenshots|inhalt|hier|mir|zurück|in den chat|stacktrace/)}`,
     `${whole(/ausgabe|log|logs|protokoll|fehler|fehlermeldung|fehlermeldungen|ergebnis|ergebnisse|screenshot|screenshots|inhalt|hier|mir|stacktrace/)}${within(60)}${whole(/einfügen|schicken|senden|teilen|geben|posten|kopieren|zeigen/)}`,
-    `${whole(/sag mir|sage mir|sagen sie mir|teile mir mit|teilen sie mir mit|gib mir bescheid|geben sie mir bescheid|lass mich wissen|lassen sie mich wissen/)}${within(40)}${whole(/ob|welche|welcher|welches|welchen|welchem|was|wie|wann|sobald/)}`,
+    `${whole(/sag mir bescheid|sagen sie mir bescheid|sag mir|sage mir|sagen sie mir|teile mir mit|teilen sie mir mit|gib mir bescheid|geben sie mir bescheid|lass mich wissen|lassen sie mich wissen/)}${within(40)}${whole(/ob|welche|welcher|welches|welchen|welchem|was|wie|wann|wenn|sobald/)}`,
     whole(/bestätige|bestätigen sie|genehmige|genehmigen sie|entscheide|entscheiden sie/),
   ].join("|"),
   yourself: whole(/selbst|bei dir|bei ihnen/),
@@ -609,7 +619,7 @@ const german: Forms = {
     )}))?(?:\\s+${whole(/bitte|jetzt|mal/)})*$`,
     /^bitte testen$/.source,
   ].join("|"),
-  testNext: `^${whole(/starte|starten sie|lade|laden sie|aktualisiere|aktualisieren sie|melde dich|melden sie sich|leere|leeren sie/)}${within(80)}${whole(/und|dann|danach/)},?\\s+${whole(/prüfe|prüfen sie|überprüfe|überprüfen sie|teste|testen sie|versuche es erneut|versuchen sie es erneut|probiere es erneut|probier es nochmal|versuch es nochmal/)}`,
+  testNext: [`^${whole(/führe|führen sie|öffne|öffnen sie|starte|starten sie|lade|laden sie|aktualisiere|aktualisieren sie|melde dich|melden sie sich|leere|leeren sie/)}${within(80)}${whole(/und|dann|danach/)},?\\s+${whole(/prüfe|prüfen sie|überprüfe|überprüfen sie|teste|testen sie|versuche es erneut|versuchen sie es erneut|probiere es erneut|probier es nochmal|versuch es nochmal/)}`, `^${whole(/versuche es erneut|versuchen sie es erneut|versuch es nochmal|versuche es noch einmal|probiere es erneut|probier es nochmal/)}`].join("|"),
   personStep: `^${whole(/starte|öffne|schließe|melde dich|wähle|bestätige|teile|sende|schicke|gib/)}`,
   awaits: [
     `${whole(/warte auf|ich warte auf|wartend auf|brauche|benötige/)}\\s+${whole(/deine|ihre|eure|dein|ihr|deinen|ihren/)}\\s+${whole(
@@ -630,7 +640,6 @@ const german: Forms = {
   tests: [
     `^(?:${whole(/bitte|jetzt|nun/)},?\\s+)*(?:${within(60)}${whole(/und|dann/)}\\s+)?${whole(/teste|testen sie|probiere|probier|probieren sie/)}(?!\\s+${whole(/laufen|läuft|abdeckung/)})`,
     `${whole(/prüfe|prüfen sie|überprüfe|überprüfen sie/)}${within(40)}${whole(/ob es funktioniert|ob es geht|funktioniert|im browser|manuell/)}`,
-    `${whole(/sag mir|sagen sie mir|gib mir bescheid|geben sie mir bescheid/)}${within(20)}${whole(/ob es funktioniert|ob es klappt|ob es geht/)}`,
   ].join("|"),
   untested: [
     `${whole(/konnte|kann/)}${within(40)}${whole(/nicht/)}\\s+${whole(/testen|ausführen|prüfen|überprüfen|starten|verifizieren|laufen lassen/)}`,
@@ -641,7 +650,8 @@ const german: Forms = {
 const french: Forms = {
   language: "fr",
   scripts: LATIN,
-  marks: `${whole(/le|la|les|des|du|et|est|je|tu|vous|nous|une|pour|dans|que|qui|pas|ne|avec|sur|maintenant|ce|cette|il|elle|mais|ou|aussi/)}|[èêàçœùëîôâé]`,
+  marks: "le|la|les|des|du|et|est|je|tu|vous|nous|une|pour|dans|que|qui|pas|ne|avec|sur|maintenant|ce|cette|il|elle|mais|ou|aussi",
+  letters: "èêàçœùëîôâé",
   addresses: /(?<!\p{L})(?:vous|tu|je|nous)(?!\p{L})/u.source,
   secondPerson: whole(/vous|toi|tu|votre|ton|ta/),
   whOpener: `^${whole(/pourquoi|comment|que|qu'|qu’|où|quand|qui|quel/)}`,
@@ -673,7 +683,7 @@ const french: Forms = {
     /pour que je puisse|afin que je puisse|et je pourrai|et je continuerai|et je poursuivrai|et je corrigerai|ensuite je|puis je|avant que je|pour continuer|pour poursuivre|je pourrai ensuite|je continuerai/,
   ),
   testRequest: `^${whole(/merci de tester|veuillez tester|testez|testez-le|testez-la|testez-les|teste|teste-le|teste-la|teste-les/)}(?:\\s+${whole(/maintenant|s'il vous plaît|s’il vous plaît|s'il te plaît|s’il te plaît/)})?$`,
-  testNext: `^${whole(/redémarrez|redémarre|rechargez|recharge|actualisez|actualise|connectez-vous|connecte-toi|reconnectez-vous|reconnecte-toi|videz|vide/)}${within(80)}${whole(/et|puis|ensuite/)},?\\s+${whole(/réessayez|réessaie|réessaye|vérifiez|vérifie|testez|teste/)}`,
+  testNext: [`^${whole(/exécutez|exécute|lancez|lance|ouvrez|ouvre|redémarrez|redémarre|rechargez|recharge|actualisez|actualise|connectez-vous|connecte-toi|reconnectez-vous|reconnecte-toi|videz|vide/)}${within(80)}${whole(/et|puis|ensuite/)},?\\s+${whole(/réessayez|réessaie|réessaye|vérifiez|vérifie|testez|teste/)}`, `^${whole(/réessayez|réessaie|réessaye|essayez à nouveau|essaie à nouveau|essayez de nouveau/)}`].join("|"),
   personStep: `^${whole(/redémarrez|rechargez|ouvrez|fermez|connectez-vous|choisissez|confirmez|approuvez|partagez|envoyez|collez|fournissez/)}`,
   awaits: [
     `${whole(/j'attends|j’attends|en attente de|dans l'attente de|dans l’attente de|j'ai besoin de|j’ai besoin de|attends/)}\\s+${whole(/votre|ta|ton|vos|tes/)}\\s+${whole(
@@ -682,7 +692,7 @@ const french: Forms = {
     whole(/une fois que vous aurez validé|une fois que vous aurez confirmé|une fois que vous aurez approuvé|une fois que tu auras validé|une fois que tu auras confirmé|dès votre validation|dès votre confirmation|dès votre réponse|après votre validation|après votre confirmation|après ta validation/),
   ].join("|"),
   negated: whole(/sans votre|sans ta|sans ton|pas besoin/),
-  handOver: `^${whole(/une fois que|dès que|quand|lorsque|après que/)}\\s+${whole(/vous|tu/)}${within(100)},?\\s*${whole(/je/)}\\s+(?:${whole(/pourrai|pourrais|peux|vais|continue|continuerai|m'occupe|m’occupe/)}|${WORD_START}\\p{L}+(?:rai)${WORD_END})`,
+  handOver: `^${whole(/une fois que|dès que|quand|lorsque|après que/)}\\s+${whole(/vous|tu/)}${within(100)},?\\s*${whole(/je/)}\\s+(?:${whole(/vous|te|le|la|les|lui|leur|y|en|l'|l’/)}\\s*)*(?:${whole(/pourrai|pourrais|peux|vais|continue|continuerai|m'occupe|m’occupe/)}|${WORD_START}\\p{L}+(?:rai)${WORD_END})`,
   depends: /^(?:si oui|si non|sinon|si c['’]est le cas|si vous êtes d['’]accord|si tu es d['’]accord|si cela vous convient|si ça te va|une fois que vous aurez confirmé|une fois (?:confirmé|validé)|dès que vous confirmez|dès votre confirmation|après votre confirmation|après ta confirmation)(?!\p{L})/u.source,
   choose: /(?<!\p{L})(?:voulez-vous|veux-tu|souhaitez-vous|préférez-vous|dois-je|choisissez|quelle option)(?!\p{L})/u.source,
   condition: /^(?:si|s['’]il(?! (?:vous|te) pla[iî]t)|au cas|en cas)(?!\p{L})/u.source,
@@ -692,7 +702,6 @@ const french: Forms = {
   tests: [
     `^(?:${whole(/maintenant|merci de|veuillez/)},?\\s+)*(?:${within(60)}${whole(/et|puis/)}\\s+)?${whole(/testez|teste|testez-le|testez-la|teste-le|essayez|essaie|essaye|tester|essayer/)}(?!\\s+${whole(/unitaire|unitaires|de|passe|passent/)})`,
     `${whole(/vérifiez|vérifie|confirmez|confirme/)}${within(40)}${whole(/fonctionne|marche|que ça marche|si ça marche|dans le navigateur|manuellement/)}`,
-    `${whole(/dites-moi|dis-moi|tenez-moi au courant/)}${within(20)}${whole(/si ça marche|si cela fonctionne|si ça fonctionne|si c'est réglé|si c’est réglé/)}`,
   ].join("|"),
   untested: [
     `${whole(/je n'ai pas pu|je n’ai pas pu|je ne peux pas|je n'ai pas réussi à|je n’ai pas réussi à|impossible de|je n'ai aucun moyen de|je n’ai aucun moyen de/)}\\s+${whole(/tester|exécuter|lancer|vérifier|essayer|démarrer|ouvrir/)}`,
@@ -703,7 +712,8 @@ const french: Forms = {
 const italian: Forms = {
   language: "it",
   scripts: LATIN,
-  marks: `${whole(/il|lo|la|gli|di|del|della|è|che|con|un|una|ora|adesso|sono|ho|hai|questo|questa|anche|ma|se|più|già|nel|puoi/)}|[àèìòùé]`,
+  marks: "il|lo|la|gli|di|del|della|è|che|con|un|una|ora|adesso|sono|ho|hai|questo|questa|anche|ma|se|più|già|nel|puoi",
+  letters: "àèìòùé",
   addresses: whole(/tu|ti|te|lei|vuoi|preferisci|posso|devo|io|mi|noi|vorresti|desideri|procedo|procediamo/),
   secondPerson: whole(/tu|ti|te|lei|tuo|tua|tuoi|suo|sua|vuoi|preferisci|vorresti/),
   whOpener: `^${whole(/perché|come|cosa|che cosa|dove|quando|chi|quale|quali/)}`,
@@ -728,7 +738,7 @@ const italian: Forms = {
   lookAtChange: `^${whole(/ricarica|ricarichi|aggiorna|aggiorni|riavvia|riavvii/)}${within(60)}${whole(/e verifica|e verifichi|e controlla|e controlli|per verificare|per controllare|e prova|e riprova/)}`,
   continues: whole(/così posso|così potrò|in modo che io possa|perché io possa|e continuerò|e procederò|e potrò|prima di continuare|prima di procedere|per continuare|per procedere|poi continuerò|poi procederò/),
   testRequest: `^(?:${whole(/per favore/)},?\\s+)?${whole(/prova|provalo|provala|provate|testa|testalo|testala|testate/)}(?:\\s+${whole(/le modifiche|la modifica|l'app|l’app|l'applicazione|la pagina|ora|adesso|di nuovo/)})*(?:,?\\s+per favore)?$`,
-  testNext: `^${whole(/riavvia|riavvii|riavviate|ricarica|ricarichi|aggiorna la pagina|accedi|acceda|effettua il login|esci e rientra|svuota|pulisci/)}${within(80)}${whole(/e|poi|quindi/)},?\\s+${whole(/prova|riprova|prova di nuovo|verifica|verifichi|controlla|controlli|testa|testi/)}`,
+  testNext: [`^${whole(/esegui|esegua|avvia|avvii|apri|apra|riavvia|riavvii|riavviate|ricarica|ricarichi|aggiorna la pagina|accedi|acceda|effettua il login|esci e rientra|svuota|pulisci/)}${within(80)}${whole(/e|poi|quindi/)},?\\s+${whole(/prova|riprova|prova di nuovo|verifica|verifichi|controlla|controlli|testa|testi/)}`, `^${whole(/riprova|riprovate|prova di nuovo|prova ancora|riprovi/)}`].join("|"),
   personStep: `^${whole(/riavvia|ricarica|apri|chiudi|accedi|scegli|conferma|approva|condividi|invia|incolla|fornisci/)}`,
   awaits: [
     `${whole(/attendo|aspetto|in attesa di|in attesa del|in attesa della|resto in attesa di|resto in attesa del|ho bisogno del|ho bisogno della|ho bisogno di/)}\\s+(?:${whole(/il|la|i|le/)}\\s+)?${whole(/tua|tuo|tuoi|tue|sua|suo|vostra|vostro/)}\\s+${whole(
@@ -747,7 +757,6 @@ const italian: Forms = {
   tests: [
     `^(?:${whole(/per favore|ora|adesso/)},?\\s+)*(?:${within(60)}${whole(/e|poi/)}\\s+)?${whole(/prova|provalo|provala|provate|testa|testalo|testala|testate/)}(?!\\s+${whole(/di|unitari|unitaria|unitarie|passa|passano|che/)}|\\s*[:：])`,
     `${whole(/verifica|verifichi|controlla|controlli|conferma|confermi/)}${within(40)}${whole(/funziona|funzionano|se funziona|che funzioni|nel browser|manualmente/)}`,
-    `${whole(/dimmi|mi dica|fammi sapere|mi faccia sapere/)}${within(20)}${whole(/se funziona|se ha funzionato|se si risolve|se è risolto|come va/)}`,
   ].join("|"),
   untested: [
     `${whole(/non sono riuscito a|non sono riuscita a|non ho potuto|non posso|non è stato possibile|non riesco a|non ho modo di/)}\\s+${whole(/eseguire|testare|verificare|provare|avviare|lanciare|aprire/)}`,
@@ -758,14 +767,16 @@ const italian: Forms = {
 const turkish: Forms = {
   language: "tr",
   scripts: LATIN,
-  marks: `${whole(/ve|bu|bir|için|ile|da|de|mi|mı|çok|şimdi|lütfen|olarak|olan|daha|ama|gibi|artık|sonra|var|yok|değil|ne|her/)}|[şğıçöü]`,
+  marks: "ve|bu|bir|için|ile|da|de|mi|mı|çok|şimdi|lütfen|olarak|olan|daha|ama|gibi|artık|sonra|var|yok|değil|ne|her",
+  letters: "şğıçöü",
+  questionEnd: `${WORD_START}(?:mı|mi|mu|mü|mısınız|misiniz|musunuz|müsünüz|mısın|misin|musun|müsün)`,
   addresses: `${WORD_START}(?:mı|mi|mu|mü|mısınız|misiniz|musunuz|müsünüz|mısın|misin|musun|müsün)${WORD_END}|${whole(/siz|sen|size|sana|ben|bana|biz/)}|${WORD_START}\\p{L}+(?:ayım|eyim|alım|elim)${WORD_END}`,
   secondPerson: whole(/siz|sen|size|sana|sizin|senin|ister misiniz|ister misin|tercih edersiniz|istersiniz/),
   whOpener: `^${whole(/neden|niye|nasıl|ne|nerede|ne zaman|kim|hangi|hangisi/)}`,
   agentAsks: `${WORD_START}\\p{L}+(?:ayım|eyim|alım|elim)\\s+(?:mı|mi)${WORD_END}`,
   answered: `^${whole(/evet|hayır|tabii|elbette|çünkü|devam ediyorum/)}`,
   request: [
-    `${whole(/lütfen/)}${within(60)}${WORD_START}\\p{L}+(?:in|ın|un|ün|yin|yın|yun|yün)${WORD_END}[.!]*$`,
+    `${whole(/lütfen/)}${within(60)}${whole(/gönderin|paylaşın|ekleyin|yapıştırın|onaylayın|seçin|belirtin|sağlayın|iletin|yükleyin|açıklayın|bildirin|söyleyin|test edin|deneyin|kontrol edin/)}[.!]*$`,
     `${whole(/hangi|hangisini|hangisi/)}${within(40)}${whole(/belirtin|söyleyin|seçin|bildirin/)}`,
   ].join("|"),
   leadIn: whole(/şimdi|sonra|ardından|önce|lütfen|şimdi de/),
@@ -780,7 +791,7 @@ const turkish: Forms = {
   lookAtChange: `${whole(/yeniden başlatın|yeniden başlatıp|yenileyin|yenileyip|yeniden yükleyin|yeniden yükleyip/)}${within(60)}${whole(/kontrol edin|kontrol et|test edin|deneyin|doğrulayın/)}`,
   continues: `${whole(/böylece|ardından|sonra|sonrasında|bundan sonra/)}${within(40)}${WORD_START}\\p{L}+(?:acağım|eceğim|abilirim|ebilirim)${WORD_END}|${whole(/devam edebilmem için|devam etmem için|ilerleyebilmem için/)}`,
   testRequest: `^(?:${whole(/lütfen/)}\\s+)?(?:${whole(/bunu|uygulamayı|sayfayı|değişiklikleri|şimdi|tekrar/)}\\s+)*${whole(/test edin|test edebilir misiniz|deneyin|deneyebilir misiniz|test et|dene/)}(?:\\s+${whole(/lütfen/)})?[.!]*$`,
-  testNext: `${whole(/yeniden başlatın|yeniden başlatıp|yeniden başlattıktan sonra|yenileyin|yenileyip|yeniledikten sonra|giriş yapın|giriş yapıp|giriş yaptıktan sonra|oturum açıp|oturum açtıktan sonra|tekrar giriş yapıp|önbelleği temizleyip|çıkış yapıp/)}${within(80)}${whole(/kontrol edin|kontrol et|test edin|test et|deneyin|dene|tekrar deneyin|yeniden deneyin|doğrulayın/)}`,
+  testNext: [`${whole(/çalıştırıp|çalıştırdıktan sonra|açıp|açtıktan sonra|başlatıp|yeniden başlatın|yeniden başlatıp|yeniden başlattıktan sonra|yenileyin|yenileyip|yeniledikten sonra|giriş yapın|giriş yapıp|giriş yaptıktan sonra|oturum açıp|oturum açtıktan sonra|tekrar giriş yapıp|önbelleği temizleyip|çıkış yapıp/)}${within(80)}${whole(/kontrol edin|kontrol et|test edin|test et|deneyin|dene|tekrar deneyin|yeniden deneyin|doğrulayın/)}`, `${whole(/tekrar deneyin|yeniden deneyin|tekrar dener misiniz|bir daha deneyin/)}[.!]*$`].join("|"),
   personStep: `${whole(/yeniden başlatın|yenileyin|açın|giriş yapın|seçin|onaylayın|paylaşın|gönderin|yapıştırın|sağlayın/)}[.!]*$`,
   awaits: [
     `${whole(/onayınızı|onayını|kararınızı|yanıtınızı|cevabınızı|geri bildiriminizi|dosyalarınızı|dosyanızı|seçiminizi|izninizi|talimatlarınızı|tokeninizi|bilgilerinizi/)}\\s+${whole(/bekliyorum|bekleyeceğim|bekliyor olacağım/)}`,
@@ -808,7 +819,8 @@ const turkish: Forms = {
 const czech: Forms = {
   language: "cs",
   scripts: LATIN,
-  marks: `${whole(/je|se|na|že|pro|jsem|jste|nyní|teď|prosím|ale|jak|tak|už|také|není|být|bude|jako|ve|ze/)}|[řěůčžšňďťáéíóúý]`,
+  marks: "je|se|na|že|pro|jsem|jste|nyní|teď|prosím|ale|jak|tak|už|také|není|být|bude|jako|ve|ze",
+  letters: "řěůčžšňďťáéíóúý",
   addresses: whole(/vy|vám|vás|ty|tobě|tě|já|mi|mně|my|chcete|chceš|mám|máme|můžete|můžeš|preferujete|byste|bys|mohu|můžu/),
   secondPerson: whole(/vy|vám|vás|váš|vaše|ty|tobě|tě|tvůj|tvoje|chcete|chceš|preferujete/),
   whOpener: `^${whole(/proč|jak|co|kde|kdy|kdo|který|která|které|jaký|jaká|jaké/)}`,
@@ -826,14 +838,14 @@ const czech: Forms = {
   polite: whole(/prosím|můžete|mohl byste|mohla byste|mohli byste|můžeš|mohl bys|musíte|budete muset|potřebuji, abyste|potřebuju, abyste|je potřeba, abyste/),
   giveBack: [
     `${whole(/sdílejte|sdílej|pošlete|pošli|vložte|vlož|poskytněte|poskytni|nahrajte|nahraj|přiložte|přilož|zkopírujte|zkopíruj/)}${within(80)}${whole(/výstup|výsledek|výsledky|log|logy|chybu|chyby|chybovou|snímek|obsah|sem|mi|mně|do chatu|trasování|soubory|soubor/)}`,
-    `${whole(/dejte mi vědět|dej mi vědět|napište mi|napiš mi|řekněte mi|řekni mi/)}${within(40)}${whole(/který|která|které|kterou|co|zda|jestli|jak|kdy|výsledek/)}`,
+    `${whole(/dejte mi vědět|dej mi vědět|napište mi|napiš mi|řekněte mi|řekni mi/)}${within(40)}${whole(/který|která|které|kterou|co|zda|jestli|jak|kdy|až|jakmile|výsledek/)}`,
     whole(/potvrďte|potvrď|schvalte|schval|rozhodněte|rozhodni|zvolte|zvol|vyberte|vyber|upřesněte|upřesni/),
   ].join("|"),
   yourself: whole(/sami|sám|sama|na svém počítači|u sebe|lokálně/),
   lookAtChange: `^${whole(/obnovte|obnov|restartujte|restartuj|načtěte znovu/)}${within(60)}${whole(/a zkontrolujte|a zkontroluj|a ověřte|a ověř|a otestujte|a zkuste|abyste ověřili|pro kontrolu/)}`,
   continues: whole(/abych mohl|abych mohla|abych mohl pokračovat|a já budu pokračovat|a pak budu pokračovat|a já opravím|pak mohu|pak můžu|potom mohu|než budu pokračovat|pro pokračování|abych mohl(?:a)? pokračovat/),
   testRequest: `^(?:${whole(/prosím/)},?\\s+)?${whole(/otestujte|otestuj|vyzkoušejte|vyzkoušej|zkuste to|zkus to/)}(?:\\s+${whole(/to|změny|změnu|aplikaci|stránku|nyní|teď|znovu|prosím/)})*$`,
-  testNext: `^${whole(/restartujte|restartuj|obnovte|obnov|načtěte znovu|přihlaste se|přihlas se|znovu se přihlaste|odhlaste se|vymažte|vymaž/)}${within(80)}${whole(/a|pak|potom|poté/)},?\\s+${whole(/zkuste|zkus|zkuste to znovu|zkus to znovu|zkontrolujte|zkontroluj|ověřte|ověř|otestujte|otestuj/)}`,
+  testNext: [`^${whole(/spusťte|spusť|otevřete|otevři|restartujte|restartuj|obnovte|obnov|načtěte znovu|přihlaste se|přihlas se|znovu se přihlaste|odhlaste se|vymažte|vymaž/)}${within(80)}${whole(/a|pak|potom|poté/)},?\\s+${whole(/zkuste|zkus|zkuste to znovu|zkus to znovu|zkontrolujte|zkontroluj|ověřte|ověř|otestujte|otestuj/)}`, `^${whole(/zkuste to znovu|zkus to znovu|zkuste to ještě jednou|zkuste znovu/)}`].join("|"),
   personStep: `^${whole(/restartujte|obnovte|otevřete|zavřete|přihlaste se|vyberte|zvolte|potvrďte|schvalte|sdílejte|pošlete|vložte|poskytněte/)}`,
   awaits: [
     `${whole(/čekám na|počkám na|očekávám|potřebuji|potřebuju/)}\\s+${whole(/vaše|vaši|váš|vašeho|vašich|tvoje|tvůj|tvoji/)}\\s+${whole(
@@ -852,7 +864,6 @@ const czech: Forms = {
   tests: [
     `^(?:${whole(/prosím|nyní|teď/)},?\\s+)*(?:${within(60)}${whole(/a|pak/)}\\s+)?${whole(/otestujte|otestuj|vyzkoušejte|vyzkoušej|zkuste|zkus/)}(?!\\s+${whole(/si|spustit|najít/)})`,
     `${whole(/zkontrolujte|zkontroluj|ověřte|ověř|potvrďte|potvrď/)}${within(40)}${whole(/funguje|fungují|zda funguje|jestli funguje|v prohlížeči|ručně/)}`,
-    `${whole(/dejte mi vědět|dej mi vědět|napište mi|napiš mi/)}${within(20)}${whole(/jestli funguje|zda funguje|jestli to funguje|zda to funguje|jestli to pomohlo/)}`,
   ].join("|"),
   untested: [
     `${whole(/nemohl jsem|nemohla jsem|nemohu|nemůžu|nepodařilo se mi|nepodařilo se|nebylo možné|nemám jak|neměl jsem jak|neměla jsem jak/)}\\s+(?:${whole(/to|ji|je|ho/)}\\s+)?${whole(/otestovat|spustit|ověřit|vyzkoušet|zkontrolovat|testovat|otevřít/)}`,

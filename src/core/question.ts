@@ -29,12 +29,23 @@
  * - `awaits`: it says it waits for their approval, decision or input (`Awaiting your approval`);
  * - `before`: a question or request in the paragraph before, when the closing paragraph only explains it.
  * A condition or an offer (`If you hit errors, paste the log`, `if you want`) is a sign-off, not a request;
- * instructions for later use (`Run npm start to see it`) ask nothing. Languages: English, Chinese,
- * Japanese, Russian, Spanish, German, French.
+ * instructions for later use (`Run npm start to see it`, 0.5: `Refresh the page to see it`) ask nothing.
+ *
+ * 0.5, one table of forms per language (`question-forms.ts`: English, Chinese, Japanese, Korean, Russian,
+ * Spanish, Portuguese, German, French, Italian, Turkish, Czech): every pattern above is the union of one
+ * column of the table, and each language has the same forms — a question to the person (with a polite ending
+ * in place of its mark: `…でしょうか。`), a request to act (an act then a check: `Restart the server and
+ * check`, `Log in and try again`), waiting for their input (`Waiting for your files`), a hand-over under a
+ * condition (`hand-over`: `Once you send the files, I'll …`, `Tell me when you have the token and I'll
+ * retry`), options under a line that asks (`・` and `①` bullets too). A sentence reads the rows of its
+ * scripts; Latin rows other than English only when the reply holds one of their common words or letters.
+ * Patterns are compiled once per set of rows and matched on lower-cased text (no backtracking beyond a
+ * sentence). `handsOver()` (§4.23) reads the same table for a reply that asks the person to test the
+ * result or says it could not run or test it.
  * Linear in the reply's length: one pass over the lines; every pattern runs on a bounded tail.
  */
 import { INVISIBLE_CLASS, withoutEscapes } from "./sanitize.ts";
-import { FORMS, type Forms, scriptsOf, whole, within } from "./question-forms.ts";
+import { FORMS, type Forms, LATIN, scriptsOf, whole, within } from "./question-forms.ts";
 
 /** The part of a long line the patterns read: its last characters. */
 const TAIL = 2000;
@@ -66,7 +77,7 @@ const INVISIBLE = new RegExp(`(?![\\t${HUMAN_INVISIBLE}])[${INVISIBLE_CLASS}]`, 
 const EMOJI = `\\p{Extended_Pictographic}\\p{Emoji_Modifier}\\p{Regional_Indicator}\\u20e3${HUMAN_INVISIBLE}`;
 const QUESTION_END = /[?？؟]$/u;
 /** A quote or list prefix, a heading, or emphasis openers at the start of a line. */
-const LEADING = new RegExp(`^\\s*(?:(?:>|[-*+•]|\\d{1,9}[.)]|#{1,6})(?:\\s+|$)|[*_~${EMOJI}]+)`, "u");
+const LEADING = new RegExp(`^\\s*(?:(?:>|[-*+•]|\\d{1,9}[.)]|#{1,6})(?:\\s+|$)|(?:[・①-⑳]|\\d{1,9}[、．）])\\s*|[*_~${EMOJI}]+)`, "u");
 /** Emphasis, closing quotes and brackets, emoji after the question mark. */
 const TRAILING = new RegExp(`[\\s*_~"'”’“»›)\\]}」』】〉》${EMOJI}]+$`, "u");
 /** A short parenthetical after the question mark: `…first? (my advice: yes)`. */
@@ -86,7 +97,7 @@ const URL_QUESTION = /\u{E001}[?？؟]$/u;
 const TAG_LINE = /^[*_]*[[(（【][^[\]()（）【】?？؟]{0,40}\p{L}[^[\]()（）【】?？؟]{0,40}[\])）】][*_]*$/u;
 const THEMATIC_BREAK = /^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 const HTML_COMMENT = /^ {0,3}<!--[^]*-->\s*$/;
-const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,9}[.)])\s+\S/u;
+const LIST_ITEM = /^\s*(?:(?:[-*+•]|\d{1,9}[.)]|[A-Za-z][)]|[(（][A-Za-z0-9][)）])\s+|(?:[・①-⑳]|\d{1,9}[、．）])\s*)\S/u;
 /** A line of emoji and emphasis markers only (`🚀`, `**`, `✨ __ ✨`): it says nothing. */
 const DECORATION_LINE = new RegExp(`^(?=.*[${EMOJI}]|(?:\\*\\*|__)+$)[\\s*_~${EMOJI}]+$`, "u");
 
@@ -100,13 +111,19 @@ type Column = Exclude<keyof Forms, "language" | "scripts">;
 let lastText = "";
 let lastScripts = 0;
 let lastLower = "";
+/** The scripts and lower case of the texts read lately (a sentence, its verb, the next sentence): a few dozen at most. */
+const TEXTS = new Map<string, readonly [number, string]>();
 
 function readText(text: string): void {
-  if (text !== lastText) {
-    lastText = text;
-    lastScripts = scriptsOf(text);
-    lastLower = text.toLowerCase();
+  if (text === lastText) return;
+  let known = TEXTS.get(text);
+  if (known === undefined) {
+    if (TEXTS.size >= 32) TEXTS.clear();
+    known = [scriptsOf(text), text.toLowerCase()];
+    TEXTS.set(text, known);
   }
+  lastText = text;
+  [lastScripts, lastLower] = known;
 }
 
 /** The rows (bits by index in FORMS) read for a set of scripts, per set. */
@@ -120,8 +137,8 @@ function rowsOf(scripts: number): number {
 
 /** Every row. */
 const ALL_ROWS = (1 << FORMS.length) - 1;
-/** Rows read only for a reply that holds one of their marks, and each row's marks (undefined: always read). */
-const MARKED_ROWS = FORMS.reduce((rows, row, index) => (row.marks === undefined ? rows : rows | (1 << index)), 0);
+/** Rows read only for a reply that holds one of their marks (English, the first row, is always read). */
+const MARKED_ROWS = FORMS.reduce((rows, row, index) => (row.marks === undefined || index === 0 ? rows : rows | (1 << index)), 0);
 /** Characters of the reply's end that its language is told by. */
 const MARKS_CHARS = 1500;
 /** The items of the reply being read, and the rows it needs (-1 until a form needs them): languagesOf() tells. */
@@ -143,8 +160,22 @@ function languagesOf(): number {
     if (item?.kind === "line") tail = `${item.text}\n${tail}`;
   }
   const lower = tail.slice(-MARKS_CHARS).toLowerCase();
-  readRows = ALL_ROWS & ~MARKED_ROWS;
-  for (const [index, marks] of MARKS.entries()) if (marks?.test(lower)) readRows |= 1 << index;
+  // A reply in another script than Latin is told by its script; English, the first row, is always read.
+  let marked = 0;
+  let found = (scriptsOf(lower) & ~LATIN) !== 0;
+  for (const word of lower.split(NOT_WORD)) {
+    const rows = MARK_WORDS.get(word);
+    if (rows !== undefined) {
+      marked |= rows;
+      found = true;
+    }
+  }
+  for (let index = 0; index < lower.length; index += 1) {
+    if (lower.charCodeAt(index) < 0xc0) continue;
+    const rows = MARK_LETTERS.get(lower[index] ?? "");
+    if (rows !== undefined) marked |= rows;
+  }
+  readRows = found || marked !== 0 ? (ALL_ROWS & ~MARKED_ROWS) | (marked & MARKED_ROWS) : ALL_ROWS;
   return readRows;
 }
 
@@ -175,7 +206,15 @@ function lowerSource(source: string): string {
 }
 
 /** Each row's marks, compiled once. */
-const MARKS = FORMS.map((row) => (row.marks === undefined ? undefined : new RegExp(lowerSource(row.marks), "u")));
+/** What splits a reply into words. */
+const NOT_WORD = /[^\p{L}\p{N}'’]+/u;
+/** Each mark word and each mark letter, with the rows (bits) it tells. */
+const MARK_WORDS = new Map<string, number>();
+const MARK_LETTERS = new Map<string, number>();
+for (const [index, row] of FORMS.entries()) {
+  for (const word of row.marks?.split("|") ?? []) MARK_WORDS.set(word, (MARK_WORDS.get(word) ?? 0) | (1 << index));
+  for (const letter of row.letters ?? "") MARK_LETTERS.set(letter, (MARK_LETTERS.get(letter) ?? 0) | (1 << index));
+}
 
 /**
  * One form in every language: the union of a column over the rows whose scripts the text holds, compiled once
@@ -242,6 +281,8 @@ const DEPENDS = new Form("depends");
 const ASKS_TO_CHOOSE = new Form("choose");
 /** A question that speaks to the person (you, I, we …). */
 const ADDRESSES = new Form("addresses");
+/** A question without its mark, by its ending (`…よろしいでしょうか。`, `…할까요.`, `…ister misiniz.`). */
+const ASKS_WITHOUT_MARK = new Form("questionEnd", (union) => `(?:${union})[。.．]?$`);
 
 /** A prose line (`para`: a blank line or a code block stands before it, so it opens a paragraph), or a code block. */
 type Item = { readonly kind: "line"; readonly text: string; readonly para: boolean } | { readonly kind: "code" };
@@ -384,7 +425,7 @@ function asQuestion(line: string): string | undefined {
   const prose = withoutCode(bare).replace(PARENTHETICAL, "");
   if (quoted(prose) || RHETORICAL.test(prose)) return undefined;
   const end = prose.replace(TRAILING, "");
-  if (!QUESTION_END.test(end) || !/\p{L}|\p{N}/u.test(end.replace(/[\u{E000}\u{E001}]/gu, ""))) return undefined;
+  if (!(QUESTION_END.test(end) || ASKS_WITHOUT_MARK.test(end)) || !/\p{L}|\p{N}/u.test(end.replace(/[\u{E000}\u{E001}]/gu, ""))) return undefined;
   if (URL_QUESTION.test(end) && !/\S+\s+\S+\s+\u{E001}/u.test(end)) return undefined;
   return bare.replace(PARENTHETICAL, "").replace(TRAILING, "");
 }
@@ -409,7 +450,10 @@ function asOptions(items: readonly Item[], last: number): string | undefined {
   const asking = lineAt(items, top);
   if (asking === undefined || LIST_ITEM.test(asking)) return undefined;
   const question = asQuestion(asking);
-  if (question !== undefined) return ADDRESSES.test(withoutCode(question)) ? question : undefined;
+  if (question !== undefined) {
+    const prose = withoutCode(question);
+    return ADDRESSES.test(prose) || ASKS_TO_CHOOSE.test(prose) ? question : undefined;
+  }
   const bare = undecorated(asking).replace(/[\s*_~]+$/u, "");
   return /[:：]$/u.test(bare) && ASKS_TO_CHOOSE.test(withoutCode(bare)) ? bare : undefined;
 }
@@ -620,7 +664,7 @@ function sentencesOf(line: string, index: number, turn: number): Sentence[] {
     if (/[\p{L}\p{N}]/u.test(piece)) {
       const text = undecorated(own.slice(start, stop)).replace(TRAILING, "");
       const mask = undecorated(piece).replace(TRAILING, "");
-      out.push({ masked: mask, text, question: /[?？؟]$/u.test(mask), listed, line: index, turn: Math.max(turn, labelTurn) });
+      out.push({ masked: mask, text, question: /[?？؟]$/u.test(mask) || ASKS_WITHOUT_MARK.test(mask), listed, line: index, turn: Math.max(turn, labelTurn) });
     }
     start = stop;
   }
@@ -771,7 +815,8 @@ function handsTesting(sentence: Sentence): boolean {
   if (CONDITION.test(text) || RHETORICAL.test(text)) return false;
   if (UNTESTED.test(text)) return true;
   if (OFFER.test(text)) return false;
-  return TESTS.test(LEAD_IN.strip(text)) || TESTS.test(text);
+  const verb = LEAD_IN.strip(text);
+  return TESTS.test(verb) || TESTS.test(text) || (!sentence.listed && TEST_NEXT.test(verb));
 }
 
 /** The text blocks of an assistant message (not thinking, not tool calls), one per line. */
