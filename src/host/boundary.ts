@@ -220,7 +220,9 @@ function turnFacts(event: TurnEndEventLike, snapshot: Snapshot): TurnFacts {
   const question = asked === undefined ? undefined : sanitize(asked, QUESTION_CHARS);
   // The sentence that hands the testing to the person (SPEC §4.23), by the text rule; decide() reads it
   // only at a clear list. Where it finds none, the judge of §4.22 may (host/judge.ts, after decide()).
-  const handed = text === undefined ? undefined : handsOver(text);
+  // Read only where that can be: a list with tasks and none open (the rule costs more than the question's).
+  const clear = snapshot.list !== undefined && snapshot.list.tasks.length > 0 && openCount(snapshot.list) === 0;
+  const handed = text === undefined || !clear ? undefined : handsOver(text);
   const handOver = handed === undefined ? undefined : sanitize(handed, QUESTION_CHARS);
   return {
     outcome,

@@ -90,12 +90,19 @@ export function readRegularBytes(path: string, maxBytes: number = MAX_FILE_BYTES
  */
 export const SETTLED_MS = 2_000;
 
-/** The file's identity and last change (device, inode, size, mtime and ctime in ns), or undefined when it is not a regular file. */
+/** A path where `stat` finds nothing: its read is `missing` until `stat` finds a file there. */
+const MISSING = { key: "missing", changedMs: 0 } as const;
+
+/**
+ * The file's identity and last change (device, inode, size, mtime and ctime), `MISSING` when there is
+ * nothing at the path, or undefined when it is not a regular file or cannot be looked at.
+ */
 function identityOf(path: string): { readonly key: string; readonly changedMs: number } | undefined {
   try {
-    const stats = statSync(path, { bigint: true });
+    const stats = statSync(path, { throwIfNoEntry: false });
+    if (stats === undefined) return MISSING;
     if (!stats.isFile()) return undefined;
-    return { key: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`, changedMs: Number(stats.ctimeNs / 1_000_000n) };
+    return { key: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`, changedMs: stats.ctimeMs };
   } catch {
     return undefined;
   }
@@ -105,8 +112,8 @@ function identityOf(path: string): { readonly key: string; readonly changedMs: n
  * `parse(readRegularFile(path), path)`, read again whenever the file may have changed: a read is kept by
  * path with the file's identity and last change from `stat` (any write, rename over it, `touch` or
  * `chmod` changes the ctime), and only once that change is `SETTLED_MS` older than the read, so no write
- * can hide in the tick of the change before it. Anything but a regular file (missing, a FIFO, a device)
- * is read every time. `now` is the clock the reads are timed by.
+ * can hide in the tick of the change before it. A missing file is kept as missing until `stat` finds
+ * one there; anything else that is not a regular file (a FIFO, a device) is read every time. `now` is the clock the reads are timed by.
  */
 export function fileCache<T>(parse: (read: FileRead, path: string) => T, now: () => number = Date.now, size = 16): (path: string) => T {
   const kept = new Map<string, { readonly key: string; readonly value: T }>();
@@ -115,7 +122,8 @@ export function fileCache<T>(parse: (read: FileRead, path: string) => T, now: ()
     const hit = identity === undefined ? undefined : kept.get(path);
     if (identity !== undefined && hit?.key === identity.key) return hit.value;
     const readAt = now();
-    const value = parse(readRegularFile(path), path);
+    // Nothing there: the read is `missing` without opening anything (a file put there later has another identity).
+    const value = parse(identity === MISSING ? { kind: "missing" } : readRegularFile(path), path);
     kept.delete(path);
     if (identity !== undefined && identity.changedMs < readAt - SETTLED_MS) {
       kept.set(path, { key: identity.key, value });

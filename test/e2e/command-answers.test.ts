@@ -11,7 +11,7 @@ import { baseArgs, extensionArgs, runPi, sandbox, SCENARIO_TIMEOUT_MS } from "./
 const ANSWERS: ReadonlyArray<readonly [string, string]> = [
   ["pause", "todo loop: paused by user"],
   ["resume", "todo loop: resumed: no task is open now; the loop goes on when the agent next stops with tasks open"],
-  ["bogus", 'todo loop: unknown sub-command "bogus". Usage: /todoloop [status|pause|resume|reset|continue|verify [approve|forget]]'],
+  ["bogus", 'todo loop: unknown sub-command "bogus". Usage: /todoloop [status|pause|resume|reset|continue|report|verify [approve|forget]]'],
 ];
 
 test("pi -p: /todoloop pause, resume and an unknown word each answer one stderr line; exit 0, nothing on stdout", { timeout: SCENARIO_TIMEOUT_MS }, async (t) => {

@@ -67,7 +67,7 @@ test("file cache: a file changed within SETTLED_MS of its read is read every tim
   assert.equal(cache.parses(), 2);
 });
 
-test("file cache: a missing file and a directory are read every time", (t) => {
+test("file cache: a missing file is kept as missing until one is there; a directory is read every time", (t) => {
   const { dir, done } = scratch();
   t.after(done);
   const cache = counted(later);
@@ -78,9 +78,11 @@ test("file cache: a missing file and a directory are read every time", (t) => {
   assert.equal(cache.read(missing), "missing");
   assert.equal(cache.read(folder), "problem");
   assert.equal(cache.read(folder), "problem");
-  assert.equal(cache.parses(), 4);
+  assert.equal(cache.parses(), 3, "the missing file is parsed once, the directory at every read");
   writeFileSync(missing, "{}");
-  assert.equal(cache.read(missing), "{}");
+  assert.equal(cache.read(missing), "{}", "a file put there is read at the next look");
+  rmSync(missing);
+  assert.equal(cache.read(missing), "missing", "and its removal is seen at the next look too");
 });
 
 test("file cache: loadConfig sees an edit of the same size at once (SPEC §4.2: re-read on every decision)", (t) => {
