@@ -11,7 +11,7 @@ import { handOff, heldStop } from "./core/hand-off.ts";
 import type {
   BranchFacts, DecideInput, Decision, Limits, ListState, MarkerDraft, Memory, Notice, PendingStop, Reason, StopRecord, TurnFacts, Wait,
 } from "./core/types.ts";
-import { earlierFacts, holdsEarlier, limitReached, markerFor, stopKey, stopKind, toolReachable, WAIT_KEYS } from "./core/stops.ts";
+import { earlierFacts, holdsEarlier, limitReached, markerBase, markerFor, stopKey, stopKind, toolReachable, WAIT_KEYS } from "./core/stops.ts";
 import { assertNever } from "./core/never.ts";
 
 // The rules decide() shares with the rest of the core live there; their old home still names them.
@@ -481,18 +481,7 @@ export function applyCommand(memory: Memory, command: Command, facts: CommandFac
 /** The marker of a `continue` run on an out-of-date list: the nudge asks the agent to read its list with its todo tool. */
 function rereadMarker(memory: Memory, list: Extract<ListState, { kind: "out-of-date" }>, facts: CommandFacts): MarkerDraft {
   return {
-    v: 1,
-    round: memory.round,
-    anchor: memory.anchor,
-    open: list.open,
-    total: facts.staleList?.total ?? list.open,
-    cap: facts.limits.maxRounds,
-    hint: false,
-    idle: memory.settleRun,
-    stale: memory.staleSettles,
-    stuck: memory.stuck,
-    fp: memory.fp ?? null,
-    repeats: memory.repeats,
+    ...markerBase(memory, { open: list.open, total: facts.staleList?.total ?? list.open }, facts.limits),
     reread: true,
     by: "continue",
     tool: facts.staleList?.tool ?? "todo",

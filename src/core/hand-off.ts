@@ -7,6 +7,7 @@
  * announced then, once, as the limit stop it was. Pure.
  */
 import type { Limits, ListState, MarkerDraft, Memory, PendingStop, Reason } from "./types.ts";
+import { markerBase } from "./stops.ts";
 
 /** Whether a stop is for a limit the person set (a brake such as `maxIdleReplies` is not: it needs the person). */
 export function limitTheyHandOff(reason: Reason): boolean {
@@ -43,19 +44,8 @@ export function handOff(memory: Memory, facts: HandOffFacts): { readonly memory:
   if (!verifying && (list.kind !== "list" || list.open === 0)) return undefined;
   const next: Memory = { ...memory, pending: undefined, handOff: { held }, hadWork: true };
   const marker: MarkerDraft = {
-    v: 1,
     // Not a round: the marker and the stop record keep the round at the limit.
-    round: memory.round,
-    anchor: memory.anchor,
-    open: list.kind === "list" ? list.open : 0,
-    total: list.kind === "list" ? list.total : 0,
-    cap: facts.limits.maxRounds,
-    hint: false,
-    idle: memory.settleRun,
-    stale: memory.staleSettles,
-    stuck: memory.stuck,
-    fp: memory.fp ?? null,
-    repeats: memory.repeats,
+    ...markerBase(memory, list.kind === "list" ? list : { open: 0, total: 0 }, facts.limits),
     handOff: true,
     tool: list.kind === "list" ? list.tool : undefined,
     source: list.kind === "list" ? list.source : undefined,

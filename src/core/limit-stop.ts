@@ -8,7 +8,7 @@
 import { classifyLimit } from "./limit-error.ts";
 import { parseTime, planLimitWait, priorWaitMinutes } from "./limit-wait.ts";
 import type { BranchFacts, DecideInput, EarlierMode, LimitWaitReason, Limits, ListState, MarkerDraft, Memory, PendingStop, Reason, ToolFacts } from "./types.ts";
-import { earlierFacts, holdsEarlier, limitReached, timerContinuation, timerStop } from "./stops.ts";
+import { earlierFacts, holdsEarlier, limitReached, markerBase, timerContinuation, timerStop } from "./stops.ts";
 
 /** The entry types the loop writes (the branch reader's strings). */
 const MARKER_TYPE = "todo-loop:continue";
@@ -250,18 +250,7 @@ function fixRunWake(memory: Memory, facts: WakeFacts): Wake | undefined {
     last: { kind: "verify-continuing", command, exit, seconds, round, maxRounds: facts.limits.maxRounds },
   };
   const marker: MarkerDraft = {
-    v: 1,
-    round,
-    anchor: next.anchor,
-    open: 0,
-    total: list.kind === "list" ? list.total : 0,
-    cap: facts.limits.maxRounds,
-    hint: false,
-    idle: next.settleRun,
-    stale: next.staleSettles,
-    stuck: next.stuck,
-    fp: next.fp ?? null,
-    repeats: next.repeats,
+    ...markerBase(next, { open: 0, total: list.kind === "list" ? list.total : 0 }, facts.limits),
     verify: { command, exit, seconds, run: runs },
     tool: undefined,
     source: undefined,

@@ -5,7 +5,7 @@
  * or continuation a timer sends, the marker's details, the earlier-message facts and the minutes of a run.
  */
 import type {
-  BranchFacts, DecideInput, EarlierFacts, EarlierMode, LimitKey, Limits, ListState, MarkerDraft, Memory, Reason, StopKind, ToolFacts,
+  BranchFacts, DecideInput, EarlierFacts, EarlierMode, LimitKey, Limits, ListState, MarkerDetails, MarkerDraft, Memory, Reason, StopKind, ToolFacts,
 } from "./types.ts";
 
 export const NO_EARLIER: EarlierFacts = { open: false, carried: false, adopted: false, shown: undefined, before: undefined };
@@ -104,12 +104,20 @@ export function timerContinuation(
 }
 
 export function markerFor(memory: Memory, list: Extract<ListState, { kind: "list" }>, limits: Limits, hint: boolean): MarkerDraft {
+  return { ...markerBase(memory, { open: list.open, total: list.total }, limits, hint), tool: list.tool, source: list.source };
+}
+
+/** The fields every marker's details carry (SPEC §4.11, §4.14): the round, the counts, and the counters a reload rebuilds from. */
+export type MarkerBase = Pick<MarkerDetails, "v" | "round" | "anchor" | "open" | "total" | "cap" | "hint" | "idle" | "stale" | "stuck" | "fp" | "repeats">;
+
+/** A marker's base fields for the memory it continues with and the list's counts. */
+export function markerBase(memory: Memory, counts: { readonly open: number; readonly total: number }, limits: Pick<Limits, "maxRounds">, hint = false): MarkerBase {
   return {
     v: 1,
     round: memory.round,
     anchor: memory.anchor,
-    open: list.open,
-    total: list.total,
+    open: counts.open,
+    total: counts.total,
     cap: limits.maxRounds,
     hint,
     idle: memory.settleRun,
@@ -117,8 +125,6 @@ export function markerFor(memory: Memory, list: Extract<ListState, { kind: "list
     stuck: memory.stuck,
     fp: memory.fp ?? null,
     repeats: memory.repeats,
-    tool: list.tool,
-    source: list.source,
   };
 }
 

@@ -4,7 +4,7 @@
  * person. Pure: plain data in, plain data out; the process itself is `verify-run.ts`, the words `text.ts`.
  */
 import type { Limits, VerifyEntry } from "./types.ts";
-import { limitReached } from "./stops.ts";
+import { limitReached, markerBase } from "./stops.ts";
 import type { DecideInput, ListState, MarkerDetails, Memory, Reason, VerifyErrorWhy, VerifyMemo } from "./types.ts";
 import { cleanOutputLine } from "./sanitize.ts";
 import { handOverOf } from "./reach-plan.ts";
@@ -313,18 +313,7 @@ export function judgeVerify(memory: Memory, input: JudgeInput): Judged {
   };
   const list = input.list.kind === "list" ? input.list : undefined;
   const details: MarkerDetails = {
-    v: 1,
-    round,
-    anchor: next.anchor,
-    open: list?.open ?? 0,
-    total: list?.total ?? 0,
-    cap: input.limits.maxRounds,
-    hint: false,
-    idle: next.settleRun,
-    stale: next.staleSettles,
-    stuck: next.stuck,
-    fp: next.fp ?? null,
-    repeats: next.repeats,
+    ...markerBase(next, list ?? { open: 0, total: 0 }, input.limits),
     verify: { command: spec.command, exit, seconds, run: runs },
   };
   return { memory: next, marker: { details, output }, recordNow: false };

@@ -144,23 +144,34 @@ function pinnedText(choice: FoundChoice): string {
   return `${pinned.file} as it is now (sha256 ${pinned.sha256.slice(0, 12)}…)`;
 }
 
+/**
+ * The dialog an approval is asked with, when one can be asked and kept: the approvals file is readable (it
+ * holds other projects' approvals and is never written over when it is not) and this pi can show a dialog;
+ * otherwise undefined, and the person is told why.
+ */
+function approvalDialog(runtime: Runtime, ctx: ContextLike): NonNullable<ContextLike["ui"]["select"]> | undefined {
+  const unreadable = readApprovals(approvalsPath()).problem;
+  if (unreadable !== undefined) {
+    runtime.notify(ctx, `todo loop: not approved: ${refusedText(approvalsPath(), unreadable)}`, "error");
+    return undefined;
+  }
+  if (typeof ctx.ui.select !== "function") {
+    runtime.notify(ctx, "todo loop: this pi cannot show a dialog; nothing approved", "error");
+    return undefined;
+  }
+  return ctx.ui.select.bind(ctx.ui);
+}
+
 async function approveFound(runtime: Runtime, ctx: ContextLike, setup: VerifySetup, choice: FoundChoice): Promise<void> {
   if (choice.refused !== undefined) {
     runtime.notify(ctx, `todo loop: refused: ${foundText(choice)}`, "error");
     return;
   }
-  const unreadable = readApprovals(approvalsPath()).problem;
-  if (unreadable !== undefined) {
-    runtime.notify(ctx, `todo loop: not approved: ${refusedText(approvalsPath(), unreadable)}`, "error");
-    return;
-  }
-  if (typeof ctx.ui.select !== "function") {
-    runtime.notify(ctx, "todo loop: this pi cannot show a dialog; nothing approved", "error");
-    return;
-  }
+  const select = approvalDialog(runtime, ctx);
+  if (select === undefined) return;
   const { check } = choice;
   const message = `Directory: ${JSON.stringify(setup.realDir)}\nCommand: ${JSON.stringify(check.command)}\nIt runs: ${pinnedText(choice)}\n\nAn edit to it asks again. It will run with your environment (API keys included) when the todo list clears, and its output goes to the model.`;
-  const answer = await ctx.ui.select(`Approve the check found in ${check.file}?\n${message}`, [APPROVE_NO, APPROVE_YES]);
+  const answer = await select(`Approve the check found in ${check.file}?\n${message}`, [APPROVE_NO, APPROVE_YES]);
   if (answer !== APPROVE_YES) {
     runtime.notify(ctx, "todo loop: not approved", "info");
     return;
@@ -196,18 +207,11 @@ async function approveCommand(runtime: Runtime, ctx: ContextLike, setup: VerifyS
     runtime.notify(ctx, "todo loop: refused: pi does not trust this project, so its command cannot be approved", "error");
     return;
   }
-  const unreadable = readApprovals(approvalsPath()).problem;
-  if (unreadable !== undefined) {
-    runtime.notify(ctx, `todo loop: not approved: ${refusedText(approvalsPath(), unreadable)}`, "error");
-    return;
-  }
-  if (typeof ctx.ui.select !== "function") {
-    runtime.notify(ctx, "todo loop: this pi cannot show a dialog; nothing approved", "error");
-    return;
-  }
+  const select = approvalDialog(runtime, ctx);
+  if (select === undefined) return;
   const message = `Directory: ${JSON.stringify(setup.realDir)}\nCommand: ${JSON.stringify(project.command)}\n\nIt will run with your environment (API keys included) when the todo list clears, and its output goes to the model.`;
   // pi's confirm dialog always selects "Yes" first, so one Enter would approve: the safe answer comes first here.
-  const answer = await ctx.ui.select(`Approve this project's verification command?\n${message}`, [APPROVE_NO, APPROVE_YES]);
+  const answer = await select(`Approve this project's verification command?\n${message}`, [APPROVE_NO, APPROVE_YES]);
   if (answer !== APPROVE_YES) {
     runtime.notify(ctx, "todo loop: not approved", "info");
     return;
