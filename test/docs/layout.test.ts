@@ -113,3 +113,28 @@ test("size: a file over the limit is named, one at the limit and a big fixture a
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+/** SPEC §11 (0.5): the contributor notes are a map, not a diary. */
+export const MAX_DEV_DOCS_CHARS = 100_000;
+
+/** The characters of every Markdown file directly under `dir`: the total and each file's. */
+export function devDocsChars(dir: string): { readonly total: number; readonly files: ReadonlyArray<readonly [string, number]> } {
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => [name, readFileSync(join(dir, name), "utf8").length] as const);
+  return { total: files.reduce((sum, [, chars]) => sum + chars, 0), files };
+}
+
+test(`docs/dev/ holds at most ${MAX_DEV_DOCS_CHARS.toLocaleString("en-US")} characters, and the count sees every page`, (t) => {
+  const { total, files } = devDocsChars(join(ROOT, "docs", "dev"));
+  const sizes = files.map(([name, chars]) => `${name} ${chars}`).join(", ");
+  assert.ok(total <= MAX_DEV_DOCS_CHARS, `docs/dev/ is ${total} characters, over ${MAX_DEV_DOCS_CHARS}: keep what a contributor needs, drop what git holds (${sizes})`);
+  // The count itself: a scratch folder of two pages over the limit is over it.
+  const dir = mkdtempSync(join(tmpdir(), "dev-docs-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, "a.md"), "é".repeat(60_000));
+  writeFileSync(join(dir, "b.md"), "x".repeat(40_001));
+  writeFileSync(join(dir, "notes.txt"), "x".repeat(10));
+  assert.deepEqual(devDocsChars(dir), { total: 100_001, files: [["a.md", 60_000], ["b.md", 40_001]] });
+});
