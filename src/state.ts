@@ -380,7 +380,7 @@ export function currentRun(snapshot: Snapshot): RunTrack {
 function onMarker(state: Mutable<Snapshot>, entry: SessionEntryLike): void {
   const details = isRecord(entry.details) ? entry.details : {};
   // Before the counters change: a continuation still open closes with what it did so far.
-  state.run = trackMarker(state.run, details, listSignature(state));
+  state.run = trackMarker(state.run, details, listSignature(state), readJudgeUse(details.judge));
   state.handOff = details.handOff === true;
   addJudge(state, details.judge);
   state.round = count(details.round) ?? state.round + 1;

@@ -42,6 +42,22 @@ export interface RunTrack {
   readonly open: OpenContinuation | undefined;
   /** Verification continuations in the run (each is one run of the command that failed). */
   readonly verifyRuns: number;
+  /** The judge's calls kept on the run's markers (SPEC §4.22: each marker carries the call of the settle it continued). */
+  readonly judge: JudgeSpend;
+}
+
+/** What the judge's calls spent (SPEC §7.2 `report.judge`). */
+export interface JudgeSpend {
+  readonly calls: number;
+  readonly tokens: number;
+  readonly cost: number;
+}
+
+const NO_JUDGE: JudgeSpend = { calls: 0, tokens: 0, cost: 0 };
+
+/** One more call's usage in the sums. */
+function withCall(spend: JudgeSpend, use: { readonly tokens: number; readonly cost: number } | undefined): JudgeSpend {
+  return use === undefined ? spend : { calls: spend.calls + 1, tokens: spend.tokens + use.tokens, cost: addCost(spend.cost, use.cost) };
 }
 
 export interface ReportTotals {
@@ -68,7 +84,7 @@ export const MAX_LINES = 50;
 
 const NO_KINDS: Readonly<Record<ContinuationKind, number>> = { nudge: 0, wake: 0, checkIn: 0, resume: 0, continue: 0, handOff: 0 };
 const NO_TOTALS: ReportTotals = { continuations: 0, byKind: NO_KINDS, changed: 0, unchanged: 0, tokens: 0, cost: 0 };
-export const EMPTY_RUN: RunTrack = { closed: NO_TOTALS, lines: [], open: undefined, verifyRuns: 0 };
+export const EMPTY_RUN: RunTrack = { closed: NO_TOTALS, lines: [], open: undefined, verifyRuns: 0, judge: NO_JUDGE };
 
 function finite(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
@@ -122,14 +138,15 @@ function close(track: RunTrack, list: string): RunTrack {
 
 /**
  * A marker: a continuation starts. One still open (no settle came between, e.g. a run cut by an error)
- * closes first with what it did so far. `list` is the list's signature now.
+ * closes first with what it did so far. `list` is the list's signature now; `judge`, the judge's call the
+ * marker carries (read by the caller: the call's shape is `judge.ts`'s).
  */
-export function trackMarker(track: RunTrack, details: unknown, list: string): RunTrack {
+export function trackMarker(track: RunTrack, details: unknown, list: string, judge?: { readonly tokens: number; readonly cost: number }): RunTrack {
   const kind = continuationKind(details);
   const round = isRecord(details) && typeof details.round === "number" && Number.isInteger(details.round) && details.round >= 0 ? details.round : track.closed.continuations + 1;
   const verify = isRecord(details) && isRecord(details.verify) ? 1 : 0;
   const before = close(track, list);
-  return { ...before, open: { kind, round, tokens: 0, cost: 0, listAt: list, progress: false }, verifyRuns: before.verifyRuns + verify };
+  return { ...before, open: { kind, round, tokens: 0, cost: 0, listAt: list, progress: false }, verifyRuns: before.verifyRuns + verify, judge: withCall(before.judge, judge) };
 }
 
 /** A tool result that was progress (§4.10: not a re-read, not a re-run, not a failed write): the open continuation changed something. */
@@ -165,6 +182,8 @@ export interface RunEnd {
   readonly minutes: number | undefined;
   /** The stop is a verification's result (passed, failed at `maxRuns`, or could not finish): one more run. */
   readonly verifyRan: boolean;
+  /** The judge's call that the stop record carries (the settle that ended the run), if any. */
+  readonly judge?: { readonly tokens: number; readonly cost: number };
 }
 
 /** Whether the stop itself is a verification's run: passed, failed, or started and cut (not one refused before it ran). */
@@ -178,7 +197,8 @@ export function stopRanVerify(reason: { readonly kind: string; readonly why?: un
 export function runReport(track: RunTrack, end: RunEnd): RunReport {
   const runs = track.verifyRuns + (end.verifyRan ? 1 : 0);
   const minutes = end.minutes !== undefined && Number.isFinite(end.minutes) && end.minutes > 0 ? Math.round(end.minutes * 10) / 10 : 0;
-  return { ...track.closed, minutes, ...(runs > 0 ? { verify: { runs } } : {}) };
+  const judge = withCall(track.judge ?? NO_JUDGE, end.judge);
+  return { ...track.closed, minutes, ...(judge.calls > 0 ? { judge } : {}), ...(runs > 0 ? { verify: { runs } } : {}) };
 }
 
 /** Whether a report says anything was spent: a continuation, or tokens (a run of the person's turn alone spends nothing of the loop's). */

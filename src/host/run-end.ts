@@ -14,7 +14,8 @@ import { currentRun, STOP_TYPE } from "../state.ts";
 import { runReport, stopRanVerify } from "../core/report.ts";
 import type { RunReport } from "../core/report.ts";
 import { minutesSince } from "../core/stops.ts";
-import type { Reason } from "../core/types.ts";
+import type { JudgeUse, Reason } from "../core/types.ts";
+import { readJudgeUse } from "../core/judge.ts";
 import { markerMessage, transcriptShown } from "./runtime.ts";
 import type { Runtime, SessionState } from "./runtime.ts";
 
@@ -66,7 +67,7 @@ export function endRun(runtime: Runtime, ctx: ContextLike, session: SessionState
   const settled = settle(memory, transcriptShown(ctx, config), describeReason);
   session.memory = settled.memory;
   // The record and the event carry the run's report, read from the branch as it stands (SPEC §7.2).
-  const reported = settled.record && { ...settled.record, report: reportNow(runtime, ctx, ended) };
+  const reported = settled.record && { ...settled.record, report: reportNow(runtime, ctx, ended, readJudgeUse(settled.record.judge)) };
   const record = reported && runtime.limitStep.atRecord(ctx, reported, ended);
   if (record && steps.append) runtime.pi.appendEntry(STOP_TYPE, record);
   if (!steps.announce) return { record, reached: NOT_REACHED };
@@ -98,7 +99,7 @@ function handOffFirst(runtime: Runtime, ctx: ContextLike, memory: Memory, config
 }
 
 /** The report of the run ending now: its continuations from the branch, minutes from the person's message to now. */
-function reportNow(runtime: Runtime, ctx: ContextLike, ended: Reason | undefined): RunReport {
+function reportNow(runtime: Runtime, ctx: ContextLike, ended: Reason | undefined, judge: JudgeUse | undefined): RunReport {
   const { snapshot } = runtime.gather(ctx);
-  return runReport(currentRun(snapshot), { minutes: minutesSince(snapshot.anchorTime, Date.now()), verifyRan: stopRanVerify(ended) });
+  return runReport(currentRun(snapshot), { minutes: minutesSince(snapshot.anchorTime, Date.now()), verifyRan: stopRanVerify(ended), judge });
 }

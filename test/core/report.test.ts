@@ -114,3 +114,14 @@ test("report: /todoloop report shows the current run when it has a continuation,
   assert.deepEqual(shownRun(current, last), { track: current, ended: false });
   assert.deepEqual(shownRun(EMPTY_RUN, undefined), { track: EMPTY_RUN, ended: false });
 });
+
+test("report: the judge's calls of a run are summed from its markers and the stop's own call; none called, no judge field (SPEC §7.2)", () => {
+  let track = trackMarker(EMPTY_RUN, { round: 1 }, "L", { tokens: 100, cost: 0.0001 });
+  track = trackSettle(track, "L");
+  track = trackMarker(track, { round: 2 }, "L");
+  track = trackSettle(track, "L");
+  const report = runReport(track, { minutes: 1, verifyRan: false, judge: { tokens: 50, cost: 0.0002 } });
+  assert.deepEqual(report.judge, { calls: 2, tokens: 150, cost: 0.0003 });
+  assert.deepEqual(readReport(report)?.judge, { calls: 2, tokens: 150, cost: 0.0003 }, "read back from a record as written");
+  assert.equal(runReport(trackSettle(trackMarker(EMPTY_RUN, { round: 1 }, "L"), "L"), { minutes: 1, verifyRan: false }).judge, undefined);
+});

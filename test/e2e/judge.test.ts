@@ -27,6 +27,7 @@ import {
   SCENARIO_TIMEOUT_MS,
   sessionEntries,
   stopData,
+  stopReports,
   TWO_TASKS,
   userMessageIds,
 } from "./harness.ts";
@@ -145,6 +146,8 @@ test("pi -p: below the threshold the settle is nudged with the judge's call in t
     assert.deepEqual(stopData(entries), [
       { v: 1, kind: "clear", reason: "stopped: list is clear", round: 1, open: 0, anchor, judge: { model: CLASSIFIER, question: "handsOver", p: 0.2, tokens: 100, cost: 0.0001 } },
     ]);
+    // The run's report sums both calls: the marker's and the record's (SPEC §7.2 `report.judge`).
+    assert.deepEqual(stopReports(entries).map((report) => (report as { judge?: unknown }).judge), [{ calls: 2, tokens: 200, cost: 0.0002 }]);
     assert.deepEqual(problemLines(outcome), []);
     assert.equal(outcome.run.code, 0);
   });
