@@ -7,37 +7,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { asSentence, blockResultText, childLine, continuationLine, describeNotice, describeReason, describeVerify, limitExhaustedText, sanitize, statusText, stopHeadline, stopLead, stopLine } from "../../src/core/text.ts";
-import type { StatusView } from "../../src/core/text.ts";
-import type { Limits, ListState, Memory, Reason } from "../../src/core/types.ts";
+import type { Limits, Reason } from "../../src/core/types.ts";
 import { DEFAULT_CONFIG } from "../../src/config.ts";
-import { freshMemory } from "../../src/loop.ts";
 import { forAll } from "../gen.ts";
-
-const LIST: ListState = { kind: "list", open: 2, total: 5, signature: "s", source: "rpiv-todo", tool: "todo" };
-
-function memory(overrides: Partial<Memory> = {}): Memory {
-  return { ...freshMemory("u1"), ...overrides };
-}
-
-const CONFIG = "/home/u/.pi/agent/todo-loop.json";
-
-/** 14:02 local time, whatever the machine's time zone. */
-const ANCHOR_TIME = new Date(2026, 10, 30, 14, 2, 30).getTime();
-
-function view(overrides: Partial<StatusView> = {}): StatusView {
-  return {
-    memory: memory({ round: 3, staleSettles: 1, last: { kind: "continuing", open: 2, round: 3, maxRounds: null } }),
-    list: LIST,
-    sourceLabel: "rpiv-todo",
-    spend: { tokens: 12_345, cost: 0.0421, minutes: 4.25 },
-    limits: DEFAULT_CONFIG,
-    configFile: CONFIG,
-    problems: [],
-    killSwitch: undefined,
-    anchorTime: ANCHOR_TIME,
-    ...overrides,
-  };
-}
+import { CONFIG, GAVE_UP, memory, NOW, RESUME_AT, view, WAITING_FOR_LIMIT, WAITING_HEADLESS } from "./text-facts.ts";
 
 const ENDINGS = ["", ".", "?", "!", ":", ";", ",", "…", "。", "？", "！", ".)", '."', "?'", " ", ". ", ":  ", ")", "\n"];
 
@@ -50,17 +23,6 @@ const DOUBLED = /[.!?…。！？,;:]\s*[.!?…。！？,;:]/u;
 function sanitizeReason(raw: string): string {
   return sanitize(raw, 500);
 }
-
-/** 15:42 local time, whatever the machine's time zone; NOW is 37 minutes before it. */
-const RESUME_AT = new Date(2026, 11, 5, 15, 42, 0).getTime();
-
-const NOW = RESUME_AT - 37 * 60_000;
-
-const WAITING_FOR_LIMIT: Reason = { kind: "limit-wait", state: "waiting", resumeAtMs: RESUME_AT, waitMinutes: 37, atMs: NOW, first: true, timer: true };
-
-const WAITING_HEADLESS: Reason = { ...WAITING_FOR_LIMIT, timer: false };
-
-const GAVE_UP: Reason = { kind: "limit-wait", state: "gave-up", why: "spent", capMinutes: 300, atMs: NOW };
 
 test("reason English: every reason kind reads exactly as SPEC §4 lists it", () => {
   const cases: Array<[Reason, string]> = [
