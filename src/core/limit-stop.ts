@@ -8,7 +8,7 @@
 import { classifyLimit } from "./limit-error.ts";
 import { parseTime, planLimitWait, priorWaitMinutes } from "./limit-wait.ts";
 import type { BranchFacts, DecideInput, EarlierMode, LimitWaitReason, Limits, ListState, MarkerDraft, Memory, PendingStop, Reason, ToolFacts } from "./types.ts";
-import { earlierFacts, holdsEarlier, limitReached, markerBase, timerContinuation, timerStop } from "./stops.ts";
+import { earlierFacts, holdsEarlier, limitReached, markerBase, timerContinuation, timerRound, timerStop } from "./stops.ts";
 
 /** The entry types the loop writes (the branch reader's strings). */
 const MARKER_TYPE = "todo-loop:continue";
@@ -240,15 +240,7 @@ function fixRunWake(memory: Memory, facts: WakeFacts): Wake | undefined {
     const reason: Reason = { kind: "verify-failed", command, exit, seconds, runs, why: "limit", limit: { limit: reached.limit, used: reached.used, max: reached.max } };
     return { kind: "stop", memory: timerStop(memory, reason, 0) };
   }
-  const round = memory.round + 1;
-  const next: Memory = {
-    ...memory,
-    round,
-    hadWork: true,
-    announced: [],
-    pending: undefined,
-    last: { kind: "verify-continuing", command, exit, seconds, round, maxRounds: facts.limits.maxRounds },
-  };
+  const next = timerRound(memory, (round) => ({ kind: "verify-continuing", command, exit, seconds, round, maxRounds: facts.limits.maxRounds }));
   const marker: MarkerDraft = {
     ...markerBase(next, { open: 0, total: list.kind === "list" ? list.total : 0 }, facts.limits),
     verify: { command, exit, seconds, run: runs },

@@ -91,16 +91,17 @@ export function timerContinuation(
   if (list.tool !== undefined && !toolReachable(list.tool, facts.tools)) return { kind: "stop", memory: timerStop(memory, { kind: "out-of-reach", tool: list.tool, open: list.open }, list.open) };
   const limit = limitReached(memory, facts.limits, facts.spend, list.open);
   if (limit) return { kind: "stop", memory: timerStop(memory, limit, list.open) };
-  const round = memory.round + 1;
-  const next: Memory = {
-    ...memory,
-    round,
-    hadWork: true,
-    announced: [],
-    pending: undefined,
-    last: { kind: "continuing", open: list.open, round, maxRounds: facts.limits.maxRounds },
-  };
+  const next = timerRound(memory, (round) => ({ kind: "continuing", open: list.open, round, maxRounds: facts.limits.maxRounds }));
   return { kind: "continue", memory: next, marker: markerFor(next, list, facts.limits, false) };
+}
+
+/**
+ * The memory of one more continuation a timer sends: a round spent, the run has work, the stops announced
+ * since the last continuation are forgotten, and `last` is what `said` makes of the new round.
+ */
+export function timerRound(memory: Memory, said: (round: number) => Memory["last"]): Memory {
+  const round = memory.round + 1;
+  return { ...memory, round, hadWork: true, announced: [], pending: undefined, last: said(round) };
 }
 
 export function markerFor(memory: Memory, list: Extract<ListState, { kind: "list" }>, limits: Limits, hint: boolean): MarkerDraft {
