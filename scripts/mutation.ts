@@ -5,14 +5,15 @@
  * - Stryker is installed on demand into .mutation/ (gitignored) at a pinned version, the way
  *   scripts/compat.ts installs older pi into .compat/; it is not a devDependency. Reports, sandboxes and
  *   generated configs live there too.
- * - The command runner runs `node --test <test files>` for every mutant (one process for the files,
- *   property tests capped at a few hundred cases each, the ones that drive the whole extension left to
- *   the files they pin); there is no TypeScript checker
+ * - The command runner runs `node --test` for every mutant, one process per test entry in order, chained
+ *   so the first failure ends it (property tests capped at a few hundred cases each, the ones that drive
+ *   the whole extension left to the files they pin); there is no TypeScript checker
  *   (TypeScript 7 has no JS API) and the tsconfig rewriting step is pointed at a file that does not
  *   exist. Only src/, test/ (without the end-to-end and terminal suites), package.json and tsconfig.json
  *   are copied into the sandbox.
  * - String-literal mutants of src/core/text.ts are excluded: its English is pinned by test/core/text-*.test.ts.
- * - Runs one file at a time with concurrency 1. Takes tens of minutes for every file; not part of CI.
+ * - Runs one file at a time with concurrency 1; not part of CI. Two runs at once need two checkouts
+ *   (each clears its own .mutation/tmp).
  *
  *   npm run test:mutation                          every file
  *   npm run test:mutation -- src/loop.ts src/core/text.ts   only the named files
@@ -23,7 +24,7 @@
  * Exits non-zero when Stryker fails or a group is below its target score.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, globSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -63,6 +64,8 @@ const GROUPS: Record<GroupName, { readonly label: string; readonly target: numbe
 };
 
 const SOURCE_TESTS = ["test/sources/*.test.ts", "test/state/*.test.ts"];
+/** The question rule's tests, quickest first. */
+const QUESTION_TESTS = ["test/question-hands-over.test.ts", "test/question-hand-over.test.ts", "test/question-closing.test.ts", "test/question-closing-acts.test.ts", "test/question-requests.test.ts", "test/question-forms.test.ts", "test/question.test.ts"];
 /** The tests of work in flight: the adapters and the tracker, the check-in schedule, and the decision. */
 const WORK_TESTS = ["test/work/work.test.ts", "test/core/work-schedule.test.ts", "test/loop/work-wait.test.ts"];
 /** The property tests that drive the whole extension through the fake pi (they pin index.ts and the handlers). */
@@ -83,7 +86,16 @@ const TARGETS: readonly Target[] = [
     group: "core",
     skipTests: ADAPTER_PROPERTIES,
   },
-  { file: "src/core/question.ts", tests: ["test/question.test.ts", "test/question-requests.test.ts", "test/question-closing.test.ts", "test/question-closing-acts.test.ts", "test/question-forms.test.ts", "test/question-hand-over.test.ts", "test/question-hands-over.test.ts"], group: "core" },
+  { file: "src/core/question.ts", tests: QUESTION_TESTS, group: "core" },
+  // The table of forms per language, and the hand-over sentences read from it.
+  { file: "src/core/question-forms.ts", tests: ["test/question-forms.test.ts", "test/question-hands-over.test.ts", "test/question-hand-over.test.ts", ...QUESTION_TESTS], group: "core" },
+  { file: "src/core/judge.ts", tests: ["test/core/judge.test.ts", "test/host/judge.test.ts", "test/loop/*.test.ts"], group: "core" },
+  { file: "src/core/report.ts", tests: ["test/core/report.test.ts", "test/state/report-state.test.ts", "test/core/text-report.test.ts", "test/host/run-end.test.ts"], group: "core" },
+  { file: "src/core/text-report.ts", tests: ["test/core/text-report.test.ts", "test/core/report.test.ts"], group: "core" },
+  { file: "src/core/hand-off.ts", tests: ["test/loop/hand-off.test.ts", "test/loop/*.test.ts"], group: "core" },
+  { file: "src/core/bus.ts", tests: ["test/core/bus.test.ts", "test/host/bus.test.ts"], group: "core" },
+  { file: "src/core/project-check.ts", tests: ["test/core/project-check.test.ts", "test/io/project-check.test.ts", "test/host/verify-offer.test.ts"], group: "core" },
+  { file: "src/core/never.ts", tests: ["test/loop/*.test.ts"], group: "core" },
   { file: "src/state.ts", tests: ["test/state/*.test.ts", "test/property/*.test.ts"], group: "state", skipTests: ADAPTER_PROPERTIES },
   { file: "src/sources/types.ts", tests: SOURCE_TESTS, group: "sources" },
   { file: "src/sources/index.ts", tests: SOURCE_TESTS, group: "sources" },
@@ -239,11 +251,30 @@ function mutateRanges(target: Target): string[] {
   return ranges;
 }
 
-/** The test command: the shared-process files first, then each file that needs a process of its own. */
+/**
+ * The test command: one process per entry of `tests` (a file or a glob), in their order, then each file
+ * that needs a process of its own, chained with `&&` so that the first failing entry ends the run: a
+ * mutant the focused tests kill never waits for the slower ones. An entry already run earlier in the
+ * list (a glob that also matches it) is not run twice. `--no-regexp-tier-up` compiles each regex once,
+ * which the question rule's large patterns, new in every process, pay for many times over otherwise.
+ */
 function testCommand(target: Target): string {
-  const node = [`PROPERTY_CASES=${PROPERTY_CASES}`, JSON.stringify(process.execPath), "--test", "--test-reporter=dot"];
-  const shared = [...node, "--experimental-test-isolation=none", ...(target.skipTests ? [`'--test-skip-pattern=${target.skipTests}'`] : []), ...target.tests];
-  return [shared, ...(target.alone ?? []).map((file) => [...node, file])].map((words) => words.join(" ")).join(" && ");
+  const node = [`PROPERTY_CASES=${PROPERTY_CASES}`, JSON.stringify(process.execPath), "--no-regexp-tier-up", "--test", "--test-reporter=dot"];
+  const shared = [...node, "--experimental-test-isolation=none", ...(target.skipTests ? [`'--test-skip-pattern=${target.skipTests}'`] : [])];
+  const entries = testEntries(target.tests);
+  return [...entries.map((entry) => [...shared, ...entry]), ...(target.alone ?? []).map((file) => [...node, file])].map((words) => words.join(" ")).join(" && ");
+}
+
+/** Each entry's files, the ones an earlier entry ran left out; an entry left with no file is dropped. */
+function testEntries(tests: readonly string[]): string[][] {
+  const seen = new Set<string>();
+  const entries: string[][] = [];
+  for (const entry of tests) {
+    const files = globSync(entry, { cwd: ROOT }).sort().filter((file) => !seen.has(file));
+    for (const file of files) seen.add(file);
+    if (files.length > 0) entries.push(files);
+  }
+  return entries;
 }
 
 function strykerConfig(target: Target, report: string): Record<string, unknown> {
