@@ -13,15 +13,32 @@
  *     `pi install npm:pi-todo-loop`, `pi list`, and gets the previous release; a scripted session loads
  *     the package from pi's settings (no `-e` for it, no `-ne`) and continues on open tasks; an agent
  *     that only re-reads its list is checked against what that release does; an agent that starts
- *     background work and waits for it is pushed while the work runs (before 0.4); one fresh
- *     interactive start in tmux records the installed version.
+ *     background work and waits for it is pushed while the work runs (before 0.4); then the 0.5 checks
+ *     below, each against what that release does; one fresh interactive start in tmux records the
+ *     installed version and finds it under `[Extensions]` (named `pi-todo-loop` since 0.4's ./index.ts
+ *     entry, `pi-todo-loop:src` before); the hand-over session, resumed in tmux, shows its stop line.
  *  4. This tree, packed the same way, is published as the new version; `pi update --extensions`
  *     (online: under PI_OFFLINE it skips and still exits 0, so the installed package.json is what is
  *     checked) brings it; a scripted session shows the new code running (the nudge offers
  *     todo_loop_block), the same re-reading agent is stopped at its 6th settle (`stuck`), and the agent
- *     waiting on background work gets no marker: the work's own report starts its next turn; the
- *     next fresh interactive start shows pi's "Extension Updates" block with this version's CHANGELOG
- *     entry and not the previous one's, read from the terminal and printed.
+ *     waiting on background work gets no marker: the work's own report starts its next turn; the same
+ *     0.5 checks; the next fresh interactive start shows pi's "Extension Updates" block with this
+ *     version's CHANGELOG entry whole (every non-blank line of it, as pi draws the Markdown, wrapped
+ *     anywhere) and not the previous one's, read from the terminal and printed; the new hand-over
+ *     session, resumed in tmux, shows its stop line and the report line under it.
+ *     The 0.5 checks, one function each run on both releases, expecting by versionAtLeast(…, "0.5.0"),
+ *     each with its own todo-loop.json in the user's agent dir (removed after it):
+ *     - a Russian request to act ("Перезапустите, пожалуйста, сервер и проверьте, …") under open tasks,
+ *       with `exitCode` and a `notifyCommand` set: 0.4 pushes it (a marker), 0.5 holds (a `question`
+ *       stop, its stderr line, the notify command with needsYou, `exitCode`);
+ *     - a clear list whose last reply asks the person to test the page: 0.4 a plain clear, 0.5 a clear
+ *       that needs them (`handsOver` in the record, its stderr line, the notify command, `exitCode`);
+ *     - `judge` in the user's todo-loop.json naming the classifier stand-in (test/e2e/stand-ins/
+ *       judge-provider.ts, loaded with `-e` like any provider extension): 0.5 asks it (its calls
+ *       counted and printed) and holds the reply it reads as waiting; 0.4 names the unknown key on
+ *       stderr and pushes; nothing reaches the proxy trap;
+ *     - the report line under a stop (`1 continuation · 1 changed something · 5.3k tokens · …`), read
+ *       in the terminal with the figures of the stop record's `report`: 0.5 draws it, 0.4 has none.
  *  5. `pi remove npm:pi-todo-loop`; `pi list` no longer has it and the next run loads nothing of it;
  *     the session of step 3, resumed in tmux, shows its displayed marker as pi's plain custom message
  *     (label and fixed sentence), as README's Uninstall section says.
@@ -37,7 +54,7 @@
  */
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import type { Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -59,7 +76,9 @@ import {
   SCRIPTED_MODEL,
   sessionEntries,
   sessionFile,
+  stopData,
   stopReasons,
+  stops,
   textOf,
   updateTasks,
 } from "../test/e2e/harness.ts";
@@ -448,7 +467,7 @@ async function scriptedRun(
   user: User,
   name: string,
   script: ScriptStep[],
-  extra: { readonly extensions?: readonly string[]; readonly env?: Readonly<Record<string, string>> } = {},
+  extra: { readonly extensions?: readonly string[]; readonly env?: Readonly<Record<string, string>>; readonly code?: number } = {},
 ): Promise<{ box: Sandbox; ran: Ran }> {
   const dir = join(user.root, `run-${name}`);
   const sessionDir = join(dir, "sessions");
@@ -457,11 +476,12 @@ async function scriptedRun(
   const requestsPath = join(dir, "requests.jsonl");
   writeFileSync(scriptPath, JSON.stringify(script));
   const env = { ...user.offline, PI_TODO_LOOP_SCRIPT: scriptPath, PI_TODO_LOOP_REQUESTS: requestsPath, ...extra.env };
-  // No todo-loop.json: markers are displayed, as the default `transcript` has it.
+  // todo-loop.json is the user's (none but during the steps that write one): markers are displayed, as the default `transcript` has it.
   const box: Sandbox = { root: dir, home: user.home, agentDir: user.agentDir, cwd: user.cwd, sessionDir, scriptPath, requestsPath, env, transcript: true, cleanup: () => {} };
   const args = ["-e", SCRIPTED_MODEL, "-e", RPIV_TODO, ...(extra.extensions ?? []).flatMap((path) => ["-e", path]), "--provider", "faux", "--model", "faux-1", "--session-dir", sessionDir, "-p", "Do the work"];
   const ran = await pi(user, args, env);
-  ensure(ran.code === 0, `the scripted session (${name}) failed (exit ${ran.code})`, shown(ran));
+  const code = extra.code ?? 0;
+  ensure(ran.code === code, `the scripted session (${name}) exited ${ran.code}, not ${code}`, `${shown(ran)}${existsSync(sessionDir) ? `\n--- session ---\n${sessionTextIn(sessionDir)}` : ""}`);
   return { box, ran };
 }
 
@@ -547,8 +567,221 @@ async function workCheck(user: User, name: string, release: string, waits: boole
   return `${got.requests} model requests, ${got.markers} marker${got.markers === 1 ? "" : "s"} while the job ran, ${waits ? "the job's report started the next turn" : "pushed before the job's report"}, stop "${got.stops.join(", ")}"`;
 }
 
+// ---------------------------------------------------------------------------------------------------
+// 0.5: a request to act in Russian, a hand-over at a clear list, a judge, the report under a stop
+
+/** The release that reads the twelve-language forms table, announces a hand-over, consults a judge and reports a run's spend. */
+const EVIDENCE_SINCE = "0.5.0";
+/** `exitCode` in the user's config for the steps that check which stops need the person. */
+const NEEDS_YOU_EXIT = 3;
+
+/** The user's todo-loop.json (in their PI_CODING_AGENT_DIR), there for one step and removed after it. */
+async function withUserConfig<T>(user: User, config: Json, body: () => Promise<T>): Promise<T> {
+  const path = join(user.agentDir, "todo-loop.json");
+  ensure(!existsSync(path), `${path} is already there`);
+  writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
+  try {
+    return await body();
+  } finally {
+    rmSync(path, { force: true });
+  }
+}
+
+/** A notify command (`notifyCommand`) that appends each payload it gets on stdin to a file: what the person's notifier receives. */
+function notifyHook(dir: string): { program: string; payloads(): Json[] } {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "payloads.jsonl");
+  const program = join(dir, "notify.sh");
+  writeFileSync(program, `#!/bin/sh\ncat >> '${file}'\necho >> '${file}'\n`);
+  chmodSync(program, 0o755);
+  return { program, payloads: () => jsonLines(file) };
+}
+
+function jsonLines(path: string): Json[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line): unknown => JSON.parse(line))
+    .filter(isRecord);
+}
+
+/** What the loop wrote on stderr in `pi -p`: its lines start with "todo loop". */
+function loopLines(ran: Ran): string[] {
+  return ran.stderr.split("\n").filter((line) => line.startsWith("todo loop"));
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/**
+ * An agent with open tasks asks the person, in Russian, to restart the server and check the page. 0.5's
+ * forms table reads "restart …, and check …" as a request to act (`testNext`); 0.4's Russian read a
+ * request to act only with something to give back ("… и напишите, что он выводит" it already held), so
+ * it pushes this one.
+ */
+const ACT_TASKS = ["Fix the login redirect", "Update the session cookie"];
+const ACT_SENTENCE = "Перезапустите, пожалуйста, сервер и проверьте, открывается ли страница.";
+const ACT_SCRIPT: ScriptStep[] = [createTasks(...ACT_TASKS), say(`Редирект исправлен.\n\n${ACT_SENTENCE}`), updateTasks([1, 2]), say("Готово.")];
+
+/** The Russian request to act on the installed `release`, with `exitCode` and a notify command set. Returns the step's summary. */
+async function requestToActCheck(user: User, name: string, release: string): Promise<string> {
+  const holds = versionAtLeast(release, EVIDENCE_SINCE);
+  const hook = notifyHook(join(user.root, `hook-${name}`));
+  const run = await withUserConfig(user, { exitCode: NEEDS_YOU_EXIT, notifyCommand: [hook.program] }, () => scriptedRun(user, name, ACT_SCRIPT, { code: holds ? NEEDS_YOU_EXIT : 0 }));
+  const entries = sessionEntries(run.box);
+  const evidence = `${shown(run.ran)}\n--- session ---\n${sessionText(run.box)}`;
+  const waiting = `waiting for you: the agent asked: "${ACT_SENTENCE}"`;
+  const got = {
+    requests: requests(run.box).length,
+    rounds: markerDetails(entries).map(({ round }) => round),
+    stops: stopData(entries).map((stop) => [stop.kind, stop.reason]),
+    lines: loopLines(run.ran),
+    notified: hook.payloads().map((payload) => [payload.kind, payload.needsYou]),
+    exit: run.ran.code,
+  };
+  const expected = holds
+    ? { requests: 2, rounds: [], stops: [["question", waiting]], lines: [`todo loop: ${waiting}, 2 of 2 tasks open`], notified: [["question", true]], exit: NEEDS_YOU_EXIT }
+    : { requests: ACT_SCRIPT.length, rounds: [1], stops: [["clear", "stopped: list is clear"]], lines: [], notified: [], exit: 0 };
+  ensure(JSON.stringify(got) === JSON.stringify(expected), `the Russian request to act on ${release}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`, evidence);
+  attempt(() => checkInvariants(run.box, { script: ACT_SCRIPT.slice(0, expected.requests), taskTexts: ACT_TASKS }), evidence);
+  return `"${ACT_SENTENCE}": ${got.requests} model requests, ${plural(got.rounds.length, "todo-loop:continue marker")}, stop "${got.stops.map(([, reason]) => reason).join(", ")}" (${got.stops.map(([kind]) => kind).join(", ")}), ${plural(got.lines.length, "stderr line")}, notify command ran ${plural(got.notified.length, "time")}${got.notified.length > 0 ? ` (kind ${got.notified.map(([kind, needsYou]) => `${String(kind)}, needsYou ${String(needsYou)}`).join("; ")})` : ""}, exit ${got.exit}`;
+}
+
+/**
+ * A list the agent clears, whose last reply asks the person to test the page. 0.5 announces the clear
+ * stop as needing the person (its record's `handsOver`, the stderr line, the notify command, `exitCode`);
+ * 0.4 stops it as a plain clear.
+ */
+const TEST_TASKS = ["Build the login page", "Wire the login form"];
+const TEST_SENTENCE = "Please test the login page in your browser and tell me if it works.";
+const TEST_SCRIPT: ScriptStep[] = [createTasks(...TEST_TASKS), say("The page is in place."), updateTasks([1, 2]), say(`All done. ${TEST_SENTENCE}`)];
+const HANDED_OVER = `stopped: list is clear · the agent asks you to test it: "${TEST_SENTENCE}"`;
+
+/** The hand-over on the installed `release`. Returns the step's summary and the session, resumed later for the line under its stop. */
+async function handOverCheck(user: User, name: string, release: string): Promise<{ summary: string; session: string }> {
+  const hands = versionAtLeast(release, EVIDENCE_SINCE);
+  const hook = notifyHook(join(user.root, `hook-${name}`));
+  const run = await withUserConfig(user, { exitCode: NEEDS_YOU_EXIT, notifyCommand: [hook.program] }, () => scriptedRun(user, name, TEST_SCRIPT, { code: hands ? NEEDS_YOU_EXIT : 0 }));
+  const entries = sessionEntries(run.box);
+  const evidence = `${shown(run.ran)}\n--- session ---\n${sessionText(run.box)}`;
+  const got = {
+    requests: requests(run.box).length,
+    rounds: markerDetails(entries).map(({ round }) => round),
+    stops: stops(entries).map((stop) => {
+      const data = isRecord(stop.data) ? stop.data : {};
+      return [data.kind, data.reason, data.handsOver ?? null];
+    }),
+    lines: loopLines(run.ran),
+    notified: hook.payloads().map((payload) => [payload.kind, payload.needsYou, payload.detail]),
+    exit: run.ran.code,
+  };
+  const expected = hands
+    ? { requests: 4, rounds: [1], stops: [["clear", HANDED_OVER, TEST_SENTENCE]], lines: [`todo loop: ${HANDED_OVER}`], notified: [["clear", true, TEST_SENTENCE]], exit: NEEDS_YOU_EXIT }
+    : { requests: 4, rounds: [1], stops: [["clear", "stopped: list is clear", null]], lines: [], notified: [], exit: 0 };
+  ensure(JSON.stringify(got) === JSON.stringify(expected), `the hand-over on ${release}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`, evidence);
+  attempt(() => checkInvariants(run.box, { script: TEST_SCRIPT, taskTexts: TEST_TASKS }), evidence);
+  for (const line of got.lines) process.stdout.write(`${indent(`stderr: ${line}`)}\n`);
+  const summary = `"All done. ${TEST_SENTENCE}": ${got.requests} model requests, ${plural(got.rounds.length, "marker")}, stop record "${String(got.stops[0]?.[1])}"${hands ? " (handsOver)" : ""}, ${plural(got.lines.length, "stderr line")}, notify command ran ${plural(got.notified.length, "time")}${hands ? " (needsYou true)" : ""}, exit ${got.exit}`;
+  return { summary, session: sessionFile(run.box) };
+}
+
+/**
+ * A judge the user configures (`judge` in their todo-loop.json): the classifier stand-in, loaded with `-e`
+ * like any provider extension, answers p 0.9 to whether a reply the wording rule lets through waits for
+ * the person. 0.5 consults it and holds; 0.4 ignores the key (a config problem on stderr) and pushes.
+ */
+const JUDGE_PROVIDER = join(ROOT, "test", "e2e", "stand-ins", "judge-provider.ts");
+const JUDGE_MODEL = "judgefaux/jev";
+const JUDGE_TASKS = ["Write the parser", "Write the tests"];
+const JUDGED_SENTENCE = "Could you restart the dev server and check the page for me.";
+const JUDGE_SCRIPT: ScriptStep[] = [createTasks(...JUDGE_TASKS), say(`The parser is written.\n\n${JUDGED_SENTENCE}`), updateTasks([1, 2]), say("Both tasks are done and the tests pass.")];
+
+/** The judge on the installed `release`. Returns the step's summary. */
+async function judgeCheck(user: User, name: string, release: string): Promise<string> {
+  const judges = versionAtLeast(release, EVIDENCE_SINCE);
+  const dir = join(user.root, `judge-${name}`);
+  mkdirSync(dir, { recursive: true });
+  const log = join(dir, "calls.jsonl");
+  const steps = join(dir, "steps.json");
+  writeFileSync(steps, JSON.stringify([{ p: 0.9, tokens: 240, cost: 0.0003 }]));
+  const env = { PI_TODO_LOOP_JUDGE_LOG: log, PI_TODO_LOOP_JUDGE_SCRIPT: steps };
+  const run = await withUserConfig(user, { judge: JUDGE_MODEL }, () => scriptedRun(user, name, JUDGE_SCRIPT, { extensions: [JUDGE_PROVIDER], env }));
+  const entries = sessionEntries(run.box);
+  const calls = jsonLines(log);
+  const evidence = `${shown(run.ran)}\n--- judge calls ---\n${calls.map((call) => JSON.stringify(call)).join("\n")}\n--- session ---\n${sessionText(run.box)}`;
+  const question = (call: Json): string => Object.keys(isRecord(call.questions) ? call.questions : {}).join(",");
+  const reply = (call: Json): string => (isRecord(call.state) && typeof call.state.reply === "string" ? call.state.reply : "");
+  const lines = loopLines(run.ran);
+  const reason = `waiting for you: the judge read the reply as waiting for you: "${JUDGED_SENTENCE}"`;
+  const got = {
+    calls: calls.map((call) => [call.kind, call.model, question(call)]),
+    requests: requests(run.box).length,
+    rounds: markerDetails(entries).map(({ round }) => round),
+    stops: stops(entries).map((stop) => {
+      const data = isRecord(stop.data) ? stop.data : {};
+      return [data.kind, data.reason, data.judge ?? null];
+    }),
+  };
+  const expected = judges
+    ? { calls: [["classify", JUDGE_MODEL, "waits"]], requests: 2, rounds: [], stops: [["question", reason, { model: JUDGE_MODEL, question: "waits", p: 0.9, tokens: 240, cost: 0.0003 }]] }
+    : { calls: [], requests: JUDGE_SCRIPT.length, rounds: [1], stops: [["clear", "stopped: list is clear", null]] };
+  ensure(JSON.stringify(got) === JSON.stringify(expected), `the judge on ${release}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`, evidence);
+  // 0.5 says why it waits; 0.4 names the key it does not know.
+  const unknownKey = /^todo loop: config problem in (.*todo-loop\.json): (unknown key "judge" ignored) \(known: [^)]*\)$/;
+  const linesOk = judges ? JSON.stringify(lines) === JSON.stringify([`todo loop: ${reason}, 2 of 2 tasks open`]) : lines.length === 1 && unknownKey.exec(lines[0] ?? "")?.[1] === join(user.agentDir, "todo-loop.json");
+  ensure(linesOk, `the judge on ${release}: stderr lines ${JSON.stringify(lines)}`, evidence);
+  attempt(() => checkInvariants(run.box, { script: JUDGE_SCRIPT.slice(0, expected.requests), taskTexts: JUDGE_TASKS }), evidence);
+  for (const call of calls) process.stdout.write(`${indent(`judge call ${String(call.call)}: ${String(call.kind)} ${String(call.model)}, question ${question(call)}, reply "${reply(call)}"`)}\n`);
+  for (const line of lines) process.stdout.write(`${indent(`stderr: ${line}`)}\n`);
+  const said = judges ? `stop "${reason}" with judge p 0.9, 240 tokens` : `stop "stopped: list is clear"; stderr: "todo loop: config problem in <agent dir>/todo-loop.json: ${unknownKey.exec(lines[0] ?? "")?.[2] ?? ""} (known: …)"`;
+  return `${plural(got.calls.length, "classifier request")}${got.calls.length > 0 ? ` (${got.calls.map(([kind, model, asked]) => `${String(kind)} ${String(model)} "${String(asked)}"`).join(", ")})` : ""}, ${got.requests} model requests, ${plural(got.rounds.length, "marker")}, ${said}`;
+}
+
+/** `3 continuations · 2 changed something · 41k tokens · $0.12 · 6 min` (SPEC §7.2, docs/commands.md), as drawn under a stop. */
+const REPORT_LINE = /^(\d+) continuations? · (\d+) changed something · \d+(?:\.\d)?[kM]? tokens(?: · \$\d+(?:\.\d+)?)?(?: · \d+ check runs?)?(?: · \d+ judge calls?)? · (?:under a minute|\d+ min|\d+ h(?: \d+ min)?)$/;
+
+/**
+ * The hand-over session resumed in the terminal with the installed `release`: the stop line the person
+ * sees and, on 0.5, the line under it saying what the run's continuations spent (figures as in the stop
+ * record's `report`); 0.4 draws the stop line alone.
+ */
+async function reportCheck(user: User, name: string, release: string, session: string): Promise<string> {
+  const reports = versionAtLeast(release, EVIDENCE_SINCE);
+  const stopRow = `■ todo loop ${reports ? HANDED_OVER : "stopped: list is clear"}`;
+  const shownStop = (row: string): boolean => stopRow.startsWith(row.trim().replace(/…$/, "")) && row.trim().length >= 30;
+  const resumed = await interactiveStart(user, name, (screen) => screen.split("\n").some(shownStop) && screen.includes("faux-1"), `the stop line "${stopRow}"`, session);
+  const rows = resumed.screen.split("\n");
+  const at = rows.findIndex(shownStop);
+  const under = rows[at + 1]?.trim() ?? "";
+  const report = stops(readFileSync(session, "utf8").split("\n").filter(Boolean).map((line): EntryRecord => JSON.parse(line))).at(-1)?.data;
+  const figures = isRecord(report) && isRecord(report.report) ? report.report : undefined;
+  const drawn = REPORT_LINE.exec(under);
+  const reportRows = rows.filter((row) => REPORT_LINE.test(row.trim()));
+  if (reports) {
+    ensure(figures !== undefined, "the stop record has no report", resumed.screen);
+    ensure(drawn !== null, `the line under the stop is not the report line: "${under}"`, resumed.screen);
+    ensure(Number(drawn?.[1]) === figures?.continuations && Number(drawn?.[2]) === figures?.changed, `the report line "${under}" does not say the record's ${String(figures?.continuations)} continuations, ${String(figures?.changed)} changed something`, `${resumed.screen}\n--- report ---\n${JSON.stringify(figures)}`);
+    ensure(reportRows.length === 1, `${reportRows.length} report lines on the screen`, resumed.screen);
+  } else {
+    ensure(figures === undefined && reportRows.length === 0, `${release} drew a report line or recorded a report: ${JSON.stringify(reportRows)}`, resumed.screen);
+  }
+  process.stdout.write(`${indent(rows.slice(at, at + (reports ? 2 : 1)).join("\n"))}\n`);
+  return `stop line "${rows[at]?.trim()}"; ${reports ? `under it "${under}" (record: ${String(figures?.continuations)} continuation, ${String(figures?.changed)} changed, ${String(figures?.tokens)} tokens, $${String(figures?.cost)})` : "no report line under it, no report in the record"}; ready in ${resumed.seconds.toFixed(1)} s; ${resumed.quit}`;
+}
+
 function sessionText(box: Sandbox): string {
   return readFileSync(sessionFile(box), "utf8");
+}
+
+/** Every session file under `dir`, one after the other (for a failure's evidence). */
+function sessionTextIn(dir: string): string {
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((name) => name.endsWith(".jsonl"))
+    .map((name) => readFileSync(join(dir, name), "utf8"))
+    .join("\n");
 }
 
 /** The names of the tools pi declared to the model in the session (its system entries' `toolsAdded`). */
@@ -567,6 +800,24 @@ function declaredTools(box: Sandbox): string[] {
 /** Session entries this package wrote (`todo-loop:…` custom types). */
 function loopEntries(box: Sandbox): number {
   return sessionEntries(box).filter((entry) => entry.customType?.startsWith("todo-loop:") === true).length;
+}
+
+/** The extensions pi lists under `[Extensions]` at a start, one name each (its rows up to the next blank one, split at commas). */
+function extensionRows(screen: string): string[] {
+  const rows = screen.split("\n");
+  const start = rows.findIndex((row) => row.trim() === "[Extensions]");
+  if (start < 0) return [];
+  const end = rows.findIndex((row, index) => index > start && row.trim() === "");
+  return rows
+    .slice(start + 1, end < 0 ? undefined : end)
+    .flatMap((row) => row.split(","))
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+}
+
+/** How pi names the installed `release` in its `[Extensions]` list: after the entry's folder, the package's own since 0.4's ./index.ts. */
+function extensionLabel(release: string): string {
+  return versionAtLeast(release, "0.4.0") ? NAME : `${NAME}:src`;
 }
 
 /** Lines of the screen from "Extension Updates" to the border that closes the block. */
@@ -613,6 +864,15 @@ async function interactiveStart(user: User, name: string, ready: (screen: string
     terminal.stop();
     terminals.delete(terminal);
   }
+}
+
+/**
+ * The ways pi may draw one line of a CHANGELOG entry, as plain(): a link as its text and its address in
+ * parentheses, or (a terminal with hyperlinks) its text alone; headings keep their `### `, list items their `- `.
+ */
+function drawnForms(line: string): string[] {
+  const link = /\[([^\]]*)\]\(([^)\s]*)\)/g;
+  return [...new Set([plain(line.replace(link, "$1 ($2)")), plain(line.replace(link, "$1"))])];
 }
 
 /** Text as a terminal shows rendered Markdown: no emphasis or code marks, white space collapsed. */
@@ -805,12 +1065,28 @@ async function main(root: string, registryHolder: { registry?: Registry; trap?: 
     started = begin(`background-work script on ${previous}`);
     done(started, await workCheck(user, "work-old", previous ?? "", versionAtLeast(previous ?? "", WAITS_SINCE)));
 
+    started = begin(`Russian request to act on ${previous}`);
+    done(started, await requestToActCheck(user, "act-old", previous ?? ""));
+
+    started = begin(`hand-over at a clear list on ${previous}`);
+    const oldHandOver = await handOverCheck(user, "handover-old", previous ?? "");
+    done(started, oldHandOver.summary);
+
+    started = begin(`judge on ${previous}`);
+    const oldJudge = await judgeCheck(user, "judge-old", previous ?? "");
+    done(started, `${oldJudge}; ${trap.seen.length} requests reached the proxy trap`);
+
     started = begin("interactive start 1");
-    const firstStart = await interactiveStart(user, "first", (screen) => screen.includes(`${NAME}:src`) && screen.includes("faux-1"), `[Extensions] with ${NAME}:src and the footer`);
+    // pi names an extension after its entry's folder: 0.4 moved the entry from ./src/index.ts to ./index.ts.
+    const oldLabel = extensionLabel(previous ?? "");
+    const firstStart = await interactiveStart(user, "first", (screen) => extensionRows(screen).includes(oldLabel) && screen.includes("faux-1"), `[Extensions] with ${oldLabel} and the footer`);
     ensure(!firstStart.screen.includes("Extension Updates"), "pi showed Extension Updates on the first start after a fresh install", firstStart.screen);
     const recordedFirst = recordedVersion(user);
     ensure(recordedFirst === previous, `the first interactive start recorded ${recordedFirst ?? "nothing"}, not ${previous}`, `${firstStart.screen}\n--- settings.json ---\n${JSON.stringify(settings(user), null, 2)}`);
-    done(started, `${NAME}:src loaded, ready in ${firstStart.seconds.toFixed(1)} s, no Extension Updates, recorded ${recordedFirst}; ${firstStart.quit}`);
+    done(started, `[Extensions] lists ${extensionRows(firstStart.screen).join(", ")}, ready in ${firstStart.seconds.toFixed(1)} s, no Extension Updates, recorded ${recordedFirst}; ${firstStart.quit}`);
+
+    started = begin(`report line on ${previous}`);
+    done(started, await reportCheck(user, "report-old", previous ?? "", oldHandOver.session));
 
     started = begin(`publish ${version}`);
     const current = await publishTree(ROOT, version, registry, publisher, publishEnv);
@@ -846,6 +1122,18 @@ async function main(root: string, registryHolder: { registry?: Registry; trap?: 
     // This tree waits on work in flight whatever its version says.
     done(started, await workCheck(user, "work-new", version, true));
 
+    started = begin(`Russian request to act on ${version}`);
+    done(started, await requestToActCheck(user, "act-new", version));
+
+    started = begin(`hand-over at a clear list on ${version}`);
+    const newHandOver = await handOverCheck(user, "handover-new", version);
+    done(started, newHandOver.summary);
+
+    started = begin(`judge on ${version}`);
+    const newJudge = await judgeCheck(user, "judge-new", version);
+    ensure(trap.seen.length === 0, `the judge's run tried to reach beyond 127.0.0.1`, trap.seen.join("\n"));
+    done(started, `${newJudge}; ${trap.seen.length} requests reached the proxy trap`);
+
     started = begin("interactive start 2");
     // What pi shows is this version's CHANGELOG entry: its heading and the words it opens with.
     const notes = releaseNotes(changelog, version);
@@ -860,11 +1148,19 @@ async function main(root: string, registryHolder: { registry?: Registry; trap?: 
     const blockText = (block ?? []).join("\n");
     ensure(blockText.includes(heading) && plain(blockText).includes(opening), `the block lacks "${heading}" or "${opening}"`, secondStart.screen);
     ensure(!blockText.includes(`[${previous}]`), `the block repeats the already seen ${previous}`, secondStart.screen);
+    // The entry whole: every non-blank line of it, as pi draws Markdown, somewhere in the block (pi may wrap it elsewhere).
+    const entryLines = notes.body.filter((line) => line.trim() !== "");
+    const drawnBlock = plain(blockText);
+    const missing = entryLines.filter((line) => !drawnForms(line).some((form) => drawnBlock.includes(form)));
+    ensure(missing.length === 0, `${missing.length} of the entry's ${entryLines.length} lines are not in the block:\n${missing.join("\n")}`, secondStart.screen);
     const recordedSecond = recordedVersion(user);
     ensure(recordedSecond === version, `the second start recorded ${recordedSecond ?? "nothing"}, not ${version}`, secondStart.screen);
     const shownLines = block ?? [];
     process.stdout.write(`${indent(shownLines.slice(0, 12).join("\n"))}\n    … (${shownLines.length} lines in all)\n`);
-    done(started, `Extension Updates shown (${shownLines.length} lines, "${heading}", opening "${opening}", no [${previous}]), ${height}-line terminal, ready in ${secondStart.seconds.toFixed(1)} s, recorded ${recordedSecond}; ${secondStart.quit}`);
+    done(started, `Extension Updates shown (${shownLines.length} lines, "${heading}", all ${entryLines.length - missing.length} of the entry's ${entryLines.length} non-blank lines found, no [${previous}]), ${height}-line terminal, ready in ${secondStart.seconds.toFixed(1)} s, recorded ${recordedSecond}; ${secondStart.quit}`);
+
+    started = begin(`report line on ${version}`);
+    done(started, await reportCheck(user, "report-new", version, newHandOver.session));
 
     started = begin(`pi ${REMOVE.join(" ")}`);
     const remove = await piOk(user, REMOVE);
@@ -892,7 +1188,7 @@ async function main(root: string, registryHolder: { registry?: Registry; trap?: 
     const label = `[${MARKER_TYPE}]`;
     const showsMarker = oldSession.screen.includes(label) && oldSession.screen.includes(NUDGE_PREFIX);
     ensure(showsMarker === displayed, `the old marker (display: ${oldMarker?.display}) is ${showsMarker ? "" : "not "}shown as "${label}" + "${NUDGE_PREFIX}"`, oldSession.screen);
-    ensure(!oldSession.screen.includes(`${NAME}:src`), `the resumed session still loads ${NAME}`, oldSession.screen);
+    ensure(!extensionRows(oldSession.screen).some((row) => row.startsWith(NAME)), `the resumed session still loads ${NAME}: ${extensionRows(oldSession.screen).join(", ")}`, oldSession.screen);
     const screenLines = oldSession.screen.split("\n");
     const labelAt = screenLines.findIndex((line) => line.includes(label));
     if (displayed) process.stdout.write(`${indent(screenLines.slice(labelAt, labelAt + 5).filter((line) => line.trim() !== "").slice(0, 3).join("\n"))}\n`);
