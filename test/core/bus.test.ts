@@ -92,7 +92,7 @@ test("bus state: announced keys count only while nothing newer happened — a la
   }
 });
 
-test("bus state: the last stop's own kind — a question or a wait said means waiting for the person, even with the wait lifted", () => {
+test("bus state: the last stop's own kind — a question or a wait said is waiting for the person, read from the stop when no wait is held", () => {
   const asked = busState(facts({ memory: seen({ last: { kind: "waiting", reason: "which file?", asked: true } }) }));
   assert.deepEqual([asked.mode, asked.last], ["waiting", "question"]);
   const said = busState(facts({ memory: seen({ last: { kind: "waiting", reason: "blocked", asked: false } }) }));
