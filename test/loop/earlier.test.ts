@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import type { DecideInput, ListState } from "../../src/core/types.ts";
 import { applyCommand, holdsEarlier, listKey, NO_EARLIER } from "../../src/loop.ts";
 import type { CommandFacts } from "../../src/loop.ts";
+import { earlierFacts } from "../../src/core/stops.ts";
 import { ANCHOR, LIST, CLEAR, EMPTIED, NO_LIMITS, memory, seen, branch, settleTurn, limits, input, run, ended } from "./facts.ts";
 
 // ---- §4.15 tasks from an earlier message -------------------------------------------------------------------
@@ -23,6 +24,16 @@ test("holdsEarlier: only with \"ask\", tasks open as the message arrived, not ca
   assert.equal(holdsEarlier("ask", { open: false, carried: false, adopted: false }), false, "the message that creates a list is never earlier");
   assert.equal(holdsEarlier("ask", { open: true, carried: true, adopted: false }), false, "a message that carries the list over");
   assert.equal(holdsEarlier("ask", { open: true, carried: false, adopted: true }), false, "a list the message took up");
+});
+
+test("earlierFacts: a message with nothing earlier holds nothing — every fact false or absent; carried and adopted also from this process", () => {
+  const none = earlierFacts(memory(), branch());
+  assert.deepEqual(none, { open: false, carried: false, adopted: false, shown: undefined, before: undefined });
+  assert.equal(holdsEarlier("ask", none), false);
+  assert.deepEqual([earlierFacts(memory({ carried: true }), branch()).carried, earlierFacts(memory({ adopted: true }), branch()).adopted], [true, true]);
+  const kept = earlierFacts(memory(), branch({ earlier: { ...EARLIER, shown: "k", before: "u0" } }));
+  assert.deepEqual(kept, { open: true, carried: false, adopted: false, shown: "k", before: "u0" });
+  assert.equal(holdsEarlier("ask", kept), true);
 });
 
 test("decide: §4.15 a settle under a new message with tasks open from an earlier one does not continue: an earlier stop, info, not a warning", () => {
