@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  continuationKind, EMPTY_RUN, MAX_LINES, pastRuns, shownRun, readReport, runReport, runSoFar, spentAnything, trackMarker, trackProgress, trackSettle, trackSpend, usageOf,
+  continuationKind, EMPTY_RUN, MAX_LINES, pastRuns, shownRun, readReport, runReport, runSoFar, spentAnything, stopRanVerify, trackMarker, trackProgress, trackSettle, trackSpend, usageOf,
 } from "../../src/core/report.ts";
 import type { RunTrack } from "../../src/core/report.ts";
 
@@ -124,4 +124,170 @@ test("report: the judge's calls of a run are summed from its markers and the sto
   assert.deepEqual(report.judge, { calls: 2, tokens: 150, cost: 0.0003 });
   assert.deepEqual(readReport(report)?.judge, { calls: 2, tokens: 150, cost: 0.0003 }, "read back from a record as written");
   assert.equal(runReport(trackSettle(trackMarker(EMPTY_RUN, { round: 1 }, "L"), "L"), { minutes: 1, verifyRan: false }).judge, undefined);
+});
+
+test("report: malformed usage counts nothing of its own — wrong types, NaN, infinities, negatives and -0 are 0; totalTokens wins, else all four parts", () => {
+  assert.deepEqual(usageOf({ usage: { input: 3, output: 4, cacheRead: 5, cacheWrite: 6, cost: { total: 0.25 } } }), { tokens: 18, cost: 0.25 });
+  assert.deepEqual(usageOf({ usage: { totalTokens: 0, input: 1, output: 2, cacheRead: 30, cacheWrite: 400 } }), { tokens: 433, cost: 0 }, "a total of 0 falls back to the parts");
+  assert.deepEqual(usageOf({ usage: { totalTokens: -5, input: 3, output: 4 } }), { tokens: 7, cost: 0 });
+  assert.deepEqual(usageOf({ usage: { totalTokens: "12", input: 3, output: 4 } }), { tokens: 7, cost: 0 });
+  assert.deepEqual(usageOf({ usage: { totalTokens: Number.POSITIVE_INFINITY, input: 3, output: 4 } }), { tokens: 7, cost: 0 });
+  assert.deepEqual(usageOf({ usage: { totalTokens: Number.NaN, input: 3, output: Number.NEGATIVE_INFINITY, cacheRead: "9", cacheWrite: null } }), { tokens: 3, cost: 0 });
+  assert.deepEqual(usageOf({ usage: { totalTokens: 12, cost: { total: -0.5 } } }), { tokens: 12, cost: 0 });
+  assert.deepEqual(usageOf({ usage: { totalTokens: 12, cost: { total: "0.5" } } }), { tokens: 12, cost: 0 });
+  assert.deepEqual(usageOf({ usage: { totalTokens: 12, cost: { total: Number.POSITIVE_INFINITY } } }), { tokens: 12, cost: 0 });
+  assert.deepEqual(usageOf({ usage: { totalTokens: 12, cost: 0.5 } }), { tokens: 12, cost: 0 }, "cost is pi's record { total }, not a bare number");
+  const negativeZero = usageOf({ usage: { totalTokens: 12, cost: { total: -0 } } });
+  assert.ok(Object.is(negativeZero.cost, 0), "-0 is read as 0, not kept");
+  assert.deepEqual(usageOf({ usage: null }), { tokens: 0, cost: 0 });
+  assert.deepEqual(usageOf({}), { tokens: 0, cost: 0 });
+});
+
+test("report: details that are not a record are a nudge, never a throw", () => {
+  assert.equal(continuationKind(null), "nudge");
+  assert.equal(continuationKind(undefined), "nudge");
+  assert.equal(continuationKind(7), "nudge");
+  assert.equal(continuationKind({ handOff: "yes", work: "other", by: "someone", reread: 1 }), "nudge", "only the exact values name a kind");
+});
+
+test("report: a continuation's round is the marker's whole round >= 0, else the count of closed continuations + 1", () => {
+  const roundOf = (track: RunTrack, details: unknown) => trackMarker(track, details, "L").open?.round;
+  assert.equal(roundOf(EMPTY_RUN, { round: 7 }), 7);
+  assert.equal(roundOf(EMPTY_RUN, { round: 0 }), 0);
+  const two = continuation(continuation(EMPTY_RUN, { round: 1 }, [], false), { round: 2 }, [], false);
+  assert.equal(two.closed.continuations, 2);
+  assert.equal(roundOf(two, { round: -1 }), 3);
+  assert.equal(roundOf(two, { round: 2.5 }), 3);
+  assert.equal(roundOf(two, { round: "4" }), 3);
+  assert.equal(roundOf(two, { round: Number.NaN }), 3);
+  assert.equal(roundOf(two, {}), 3);
+  assert.equal(roundOf(two, null), 3);
+  assert.equal(roundOf(two, "junk"), 3);
+  assert.equal(trackMarker(two, null, "L").verifyRuns, 0, "no details, no verification run");
+});
+
+test("report: a message that recorded nothing leaves the open continuation as it was; spend and cost are summed exactly", () => {
+  const open = trackMarker(EMPTY_RUN, { round: 1 }, "L");
+  assert.equal(trackSpend(open, { tokens: 0, cost: 0 }), open);
+  const costOnly = trackSpend(open, { tokens: 0, cost: 0.1 });
+  assert.deepEqual([costOnly.open?.tokens, costOnly.open?.cost], [0, 0.1]);
+  const tokensOnly = trackSpend(costOnly, { tokens: 25, cost: 0 });
+  const both = trackSpend(tokensOnly, { tokens: 5, cost: 0.2 });
+  assert.deepEqual([both.open?.tokens, both.open?.cost], [30, 0.3]);
+  assert.equal(trackProgress(EMPTY_RUN), EMPTY_RUN, "no open continuation, nothing to mark");
+  const marked = trackProgress(open);
+  assert.equal(trackProgress(marked), marked);
+});
+
+test("report: the sums count every kind of continuation on its own", () => {
+  const kinds: Array<[unknown, number, number]> = [
+    [{ round: 1 }, 10, 0.01], [{ work: "wake" }, 20, 0.02], [{ work: "wake" }, 30, 0.03], [{ work: "check-in" }, 40, 0.04],
+    [{ by: "resume" }, 50, 0.05], [{ by: "continue" }, 60, 0.06], [{ reread: true }, 70, 0.07], [{ handOff: true }, 80, 0.08],
+  ];
+  let track = EMPTY_RUN;
+  kinds.forEach(([details, tokens, cost], index) => { track = continuation(track, details, [[tokens, cost]], index % 2 === 0); });
+  const report = runReport(track, { minutes: 12.35, verifyRan: false });
+  assert.deepEqual(report, {
+    continuations: 8,
+    byKind: { nudge: 1, wake: 2, checkIn: 1, resume: 1, continue: 2, handOff: 1 },
+    changed: 4,
+    unchanged: 4,
+    tokens: 360,
+    cost: 0.36,
+    minutes: 12.4,
+  });
+  assert.deepEqual(track.lines.map((line) => line.kind), ["nudge", "wake", "wake", "checkIn", "resume", "continue", "continue", "handOff"]);
+  assert.deepEqual(track.lines.map((line) => line.round), [1, 2, 3, 4, 5, 6, 7, 8], "a marker without a round is numbered in order");
+});
+
+test("report: the stop's own verification is a run when the command ran — passed, failed, or started and cut — not when refused or unstartable", () => {
+  assert.equal(stopRanVerify(undefined), false);
+  assert.equal(stopRanVerify({ kind: "verified" }), true);
+  assert.equal(stopRanVerify({ kind: "verify-failed", why: "runs" }), true);
+  assert.equal(stopRanVerify({ kind: "verify-failed", why: "limit" }), true);
+  for (const why of ["timeout", "killed", "aborted", "not-found", "not-executable"]) assert.equal(stopRanVerify({ kind: "verify-error", why }), true, why);
+  for (const why of ["start", "unapproved", "changed", "hidden-characters", "untrusted", undefined, "", 1]) assert.equal(stopRanVerify({ kind: "verify-error", why }), false, String(why));
+  for (const kind of ["clear", "limit", "outcome", "verify-continuing", ""]) assert.equal(stopRanVerify({ kind, why: "timeout" }), false, kind);
+  const track = continuation(EMPTY_RUN, { round: 1 }, [[5, 0]], true);
+  assert.deepEqual(runReport(track, { minutes: 1, verifyRan: stopRanVerify({ kind: "verify-error", why: "killed" }) }).verify, { runs: 1 });
+  assert.equal(runReport(track, { minutes: 1, verifyRan: stopRanVerify({ kind: "verify-error", why: "start" }) }).verify, undefined);
+});
+
+test("report: minutes that are not a positive finite number are 0; others round to a tenth", () => {
+  const minutes = (value: number | undefined) => runReport(EMPTY_RUN, { minutes: value, verifyRan: false }).minutes;
+  assert.equal(minutes(Number.POSITIVE_INFINITY), 0);
+  assert.equal(minutes(Number.NaN), 0);
+  assert.equal(minutes(-3), 0);
+  assert.equal(minutes(-0), 0, "-0 is 0, not kept");
+  assert.equal(minutes(0), 0);
+  assert.equal(minutes(0.04), 0);
+  assert.equal(minutes(0.05), 0.1);
+  assert.equal(minutes(90.26), 90.3);
+});
+
+test("report: anything was spent when a continuation ran, or tokens, or cost were recorded", () => {
+  const none = runReport(EMPTY_RUN, { minutes: 5, verifyRan: false });
+  assert.equal(spentAnything(none), false);
+  assert.equal(spentAnything({ ...none, continuations: 1 }), true);
+  assert.equal(spentAnything({ ...none, tokens: 1 }), true);
+  assert.equal(spentAnything({ ...none, cost: 0.001 }), true);
+  assert.equal(spentAnything({ ...none, verify: { runs: 1 } }), false, "a verification alone is not the loop's spend");
+});
+
+test("report: read back, each required number must be present and sound; byKind counts default to 0", () => {
+  const good = runReport(continuation(EMPTY_RUN, { round: 1, verify: { command: "t" } }, [[7, 0.01]], true), { minutes: 2.5, verifyRan: true });
+  assert.deepEqual(good.verify, { runs: 2 });
+  assert.deepEqual(readReport(JSON.parse(JSON.stringify(good))), good);
+  for (const field of ["continuations", "changed", "unchanged"]) {
+    for (const bad of [undefined, "1", 1.5, -1, Number.NaN, Number.POSITIVE_INFINITY]) assert.equal(readReport({ ...good, [field]: bad }), undefined, `${field}: ${String(bad)}`);
+    assert.equal(readReport({ ...good, [field]: 0 })?.[field as "changed"], 0, `${field}: 0 is sound`);
+  }
+  for (const field of ["tokens", "cost", "minutes"]) {
+    for (const bad of [undefined, "1", -1, Number.NaN, Number.POSITIVE_INFINITY]) assert.equal(readReport({ ...good, [field]: bad }), undefined, `${field}: ${String(bad)}`);
+    assert.equal(readReport({ ...good, [field]: 0.5 })?.[field as "cost"], 0.5, `${field}: a fraction is sound`);
+  }
+  const byKind = readReport({ ...good, byKind: { nudge: 2, wake: "3", checkIn: -1, resume: 1.5, continue: 4 } })?.byKind;
+  assert.deepEqual(byKind, { nudge: 2, wake: 0, checkIn: 0, resume: 0, continue: 4, handOff: 0 });
+});
+
+test("report: read back, `verify` is kept only with a whole number of runs above 0, `judge` only with every number sound", () => {
+  const { verify: _verify, ...base } = runReport(continuation(EMPTY_RUN, { round: 1 }, [[7, 0.01]], true), { minutes: 2, verifyRan: false });
+  assert.equal(_verify, undefined);
+  assert.deepEqual(readReport({ ...base, verify: { runs: 3 } })?.verify, { runs: 3 });
+  for (const runs of [0, -1, 1.5, "3", undefined]) assert.equal("verify" in (readReport({ ...base, verify: { runs } }) ?? {}), false, String(runs));
+  assert.equal("verify" in (readReport({ ...base, verify: 3 }) ?? {}), false);
+  const judge = { calls: 2, tokens: 150, cost: 0.0003 };
+  assert.deepEqual(readReport({ ...base, judge })?.judge, judge);
+  assert.deepEqual(readReport({ ...base, judge: { calls: 0, tokens: 0, cost: 0 } })?.judge, { calls: 0, tokens: 0, cost: 0 });
+  for (const bad of [{ ...judge, calls: 1.5 }, { ...judge, calls: "2" }, { ...judge, tokens: -1 }, { ...judge, tokens: "150" }, { ...judge, cost: Number.NaN }, { ...judge, cost: -0.1 }, { calls: 2 }, "junk"]) {
+    const read = readReport({ ...base, judge: bad });
+    assert.ok(read, JSON.stringify(bad));
+    assert.equal("judge" in read, false, JSON.stringify(bad));
+  }
+});
+
+test("report: past runs come only from stop records with a sound report, with their time and kind as written", () => {
+  const report = runReport(continuation(EMPTY_RUN, { round: 1 }, [[7, 0.01]], true), { minutes: 2, verifyRan: false });
+  const stop = "todo-loop:stop";
+  const entries: unknown[] = [
+    { type: "custom", customType: stop, timestamp: "2026-12-01T10:00:00.000Z", data: { kind: "limit", report: { ...report, continuations: 1 } } },
+    null,
+    { type: "message", customType: stop, data: { kind: "limit", report: { ...report, continuations: 90 } } },
+    { type: "custom", customType: "todo-loop:other", data: { kind: "limit", report: { ...report, continuations: 91 } } },
+    { type: "custom", customType: stop, data: null },
+    { type: "custom", customType: stop, data: { kind: "idle", report: { ...report, tokens: "x" } } },
+    { type: "custom", customType: stop, timestamp: 2026, data: { kind: 5, report: { ...report, continuations: 2 } } },
+    { type: "custom", customType: stop, timestamp: "not a time", data: { report: { ...report, continuations: 3 } } },
+  ];
+  const runs = pastRuns(entries, stop);
+  assert.deepEqual(runs.map((run) => [run.report.continuations, run.kind, run.time]), [
+    [1, "limit", Date.UTC(2026, 11, 1, 10)],
+    [2, "stop", undefined],
+    [3, "stop", undefined],
+  ]);
+  assert.deepEqual(pastRuns(entries, stop, 2).map((run) => run.report.continuations), [2, 3], "the newest `max`");
+  assert.deepEqual(pastRuns([entries[0]], stop).map((run) => run.report.continuations), [1], "the only record, at the start, is read");
+  assert.deepEqual(pastRuns([], stop), []);
+  assert.deepEqual(pastRuns(null as unknown as unknown[], stop), []);
+  assert.deepEqual(pastRuns("junk" as unknown as unknown[], stop), []);
 });
