@@ -250,6 +250,9 @@ test("parseChatAnswer: a fence only around the whole answer, json-tagged or bare
   assert.equal(parseChatAnswer(padded(2001)), undefined);
   assert.equal(parseChatAnswer('{"answer": true, "confidence": 0}'), 0);
   assert.equal(parseChatAnswer('{"answer": false, "confidence": 1}'), 0);
+  assert.equal(parseChatAnswer(`${line}\n`), 0.6);
+  assert.equal(parseChatAnswer(`\`\`\`json\n\n${line}\n\n\`\`\`\n`), 0.6);
+  for (const confidence of ["1.5", "-0.1", '"0.9"', "null"]) assert.equal(parseChatAnswer(`{"answer": false, "confidence": ${confidence}}`), undefined, confidence);
 });
 
 test("classifierAnswer: only a bool answer, only a number from 0 to 1", () => {
