@@ -5,7 +5,7 @@
  * `host/judge.ts`; nothing here touches pi.
  */
 import { sanitize } from "./sanitize.ts";
-import { isRecord } from "./record.ts";
+import { isFiniteNumber, isRecord } from "./record.ts";
 import type { Decision, JudgeQuestion, JudgeUse, Limits, MarkerDraft, PendingStop } from "./types.ts";
 
 export const JUDGE_DEFAULTS = { threshold: 0.7, timeoutSeconds: 20 } as const;
@@ -109,9 +109,10 @@ export function chatInstruction(question: JudgeQuestion): string {
 export function parseChatAnswer(text: unknown): number | undefined {
   if (typeof text !== "string" || text.length > MAX_CHAT_ANSWER) return undefined;
   let body = text.trim();
-  const fenced = /^```(?:json)?\n([^`]*)\n```$/.exec(body);
-  if (fenced) body = (fenced[1] ?? "").trim();
-  if (!body.startsWith("{") || !body.endsWith("}") || body.includes("\n")) return undefined;
+  const fenced = /^```(?:json)?\n([^`]*)\n```$/.exec(body)?.[1];
+  if (fenced !== undefined) body = fenced.trim();
+  // Anything but a JSON object fails the parse or the record check below; what is left is one line.
+  if (body.includes("\n")) return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -119,8 +120,8 @@ export function parseChatAnswer(text: unknown): number | undefined {
     return undefined;
   }
   if (!isRecord(parsed) || typeof parsed.answer !== "boolean") return undefined;
-  const { confidence } = parsed;
-  if (typeof confidence !== "number" || !Number.isFinite(confidence) || confidence < 0 || confidence > 1) return undefined;
+  const confidence = probability(parsed.confidence);
+  if (confidence === undefined) return undefined;
   if (parsed.why !== undefined && typeof parsed.why !== "string") return undefined;
   const keys = Object.keys(parsed).filter((key) => key !== "answer" && key !== "confidence" && key !== "why");
   if (keys.length > 0) return undefined;
@@ -132,8 +133,12 @@ export function classifierAnswer(result: unknown, question: JudgeQuestion): numb
   if (!isRecord(result) || result.stopReason !== "stop" || !isRecord(result.answers)) return undefined;
   const answer = result.answers[question];
   if (!isRecord(answer) || answer.type !== "bool") return undefined;
-  const p = answer.probability;
-  return typeof p === "number" && Number.isFinite(p) && p >= 0 && p <= 1 ? p : undefined;
+  return probability(answer.probability);
+}
+
+/** A number from 0 to 1 (NaN and the infinities fall outside), or undefined. */
+function probability(value: unknown): number | undefined {
+  return typeof value === "number" && value >= 0 && value <= 1 ? value : undefined;
 }
 
 /** Why a judge call gave no answer: each cause is said once per session (with the model). */
@@ -149,7 +154,7 @@ export function failureOf(errorMessage: unknown): JudgeFailure {
 /** Tokens and dollars as a result's `usage` reports them (0 when it reports nothing). */
 export function usageOf(usage: unknown): { readonly tokens: number; readonly cost: number } {
   if (!isRecord(usage)) return { tokens: 0, cost: 0 };
-  const finite = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0);
+  const finite = (value: unknown): number => (isFiniteNumber(value) && value > 0 ? value : 0);
   const total = finite(usage.totalTokens);
   const tokens = total || finite(usage.input) + finite(usage.output) + finite(usage.cacheRead) + finite(usage.cacheWrite);
   const cost = isRecord(usage.cost) ? finite(usage.cost.total) : 0;
@@ -196,9 +201,10 @@ export function judgeHolds(p: number | null, threshold: number): boolean {
 
 /** The reply's last sentence, sanitised: what a judge's stop quotes. */
 export function lastSentence(reply: string): string {
-  const lines = reply.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1[^\n]*$/gmu, "").split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("```"));
+  const lines = reply.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1[^\n]*/gmu, "").split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("```"));
   const line = lines[lines.length - 1] ?? "";
-  const parts = line.split(/(?<=[.!?。！？])\s+/u).filter((part) => part.trim() !== "");
+  // The line is trimmed, so every part holds more than whitespace.
+  const parts = line.split(/(?<=[.!?。！？])\s+/u);
   return sanitize(parts[parts.length - 1] ?? line, SENTENCE_CHARS);
 }
 
@@ -222,7 +228,7 @@ export function judgedClear(pending: PendingStop, use: JudgeUse, sentence: strin
 /** A judge call as the branch keeps it (a marker's `details.judge`, a stop record's `judge`); undefined when malformed. */
 export function readJudgeUse(raw: unknown): JudgeUse | undefined {
   if (!isRecord(raw) || typeof raw.model !== "string" || (raw.question !== "waits" && raw.question !== "handsOver")) return undefined;
-  const number = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0);
-  const p = typeof raw.p === "number" && Number.isFinite(raw.p) && raw.p >= 0 && raw.p <= 1 ? raw.p : null;
+  const number = (value: unknown): number => (isFiniteNumber(value) && value >= 0 ? value : 0);
+  const p = probability(raw.p) ?? null;
   return { model: raw.model, question: raw.question, p, tokens: number(raw.tokens), cost: number(raw.cost) };
 }
