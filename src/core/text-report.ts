@@ -10,22 +10,26 @@ function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** Tokens as a person reads them: `950`, `4.1k`, `41k`, `1.2M`. */
+/** `count` in `unit`s: one decimal under ten as it rounds (`4.1k`, `9,950` → `10k`), whole from ten. */
+function scaled(count: number, unit: number, suffix: string): string {
+  const tenths = Math.round(count / (unit / 10));
+  return tenths < 100 ? `${tenths / 10}${suffix}` : `${Math.round(count / unit)}${suffix}`;
+}
+
+/** Tokens as a person reads them: `950`, `4.1k`, `41k`, `1.2M` (never `1000k`). */
 export function tokenText(value: number): string {
   const whole = Math.round(Math.max(0, value));
   if (whole < 1000) return String(whole);
-  if (whole < 1_000_000) {
-    const k = whole / 1000;
-    return k < 10 ? `${Number(k.toFixed(1))}k` : `${Math.round(k)}k`;
-  }
-  const m = whole / 1_000_000;
-  return m < 10 ? `${Number(m.toFixed(1))}M` : `${Math.round(m)}M`;
+  if (Math.round(whole / 1000) < 1000) return scaled(whole, 1000, "k");
+  return scaled(whole, 1_000_000, "M");
 }
 
-/** Dollars as a person reads them: `$0.12`, `$1.50`; under a cent two significant digits (`$0.0042`). */
+/** Dollars as a person reads them: `$0.12`, `$1.50`; under a cent two significant digits (`$0.0042`, never `$1e-7`). */
 export function dollarText(value: number): string {
   if (!(value > 0)) return "$0";
-  return value >= 0.01 ? `$${value.toFixed(2)}` : `$${Number(value.toPrecision(2))}`;
+  if (value >= 0.01) return `$${value.toFixed(2)}`;
+  const decimals = Math.min(100, 1 - Math.floor(Math.log10(value)));
+  return `$${value.toFixed(decimals).replace(/\.?0+$/, "")}`;
 }
 
 /** `3 continuations · 2 changed something · 41k tokens · $0.12 · 6 min`: the line under a stop. */
