@@ -93,31 +93,50 @@ function fromPackageJson(text: string, files: ProjectFiles): FoundCheck | string
 }
 
 /**
- * A Makefile's `test` target: a rule line (not a recipe, comment or `test :=` assignment) whose targets
- * include `test`, with its recipe — the tab-indented lines after it (blank and comment lines between
- * them kept, trailing ones dropped), joined lines included. The pinned text is that rule and recipe.
+ * A Makefile's `test` target: every rule line (not a recipe, comment or `test :=` assignment) whose
+ * targets include `test`, each with its recipe — the lines after it that start with a tab (blank and
+ * comment lines between them kept, trailing ones dropped), joined lines included. The pinned text is
+ * those rules and recipes, as make reads them: a CRLF line end is one line end (make drops the CR), a
+ * lone CR is not; a backslash at a recipe line's end joins the next line to it, tab or not; make runs
+ * the recipes of every `test` rule, so each is pinned. A Makefile that names `.RECIPEPREFIX` (recipe lines
+ * may start with another character) is pinned whole.
  */
 export function makeTestRule(text: string): string | undefined {
-  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const lines = text.replace(/\r\n/g, "\n").split("\n");
+  // A `#` before the colon (a comment line) never matches: `[^:=#]` stops at it.
   const isRule = (line: string): boolean => {
-    if (line.startsWith("\t") || /^\s*#/.test(line)) return false;
+    if (line.startsWith("\t")) return false;
     const match = /^([^:=#]*?)(::?)(?![=])/.exec(line);
-    if (!match) return false;
-    return (match[1] ?? "").trim().split(/\s+/).includes("test");
+    return match !== null && (match[1] ?? "").trim().split(/\s+/).includes("test");
   };
-  const start = lines.findIndex(isRule);
-  if (start < 0) return undefined;
-  // The rule line itself may continue with a backslash.
-  let index = start;
-  while (index < lines.length - 1 && (lines[index] ?? "").endsWith("\\")) index += 1;
-  let last = index + 1;
-  for (let next = last; next < lines.length; next += 1) {
-    const line = lines[next] ?? "";
-    if (line.startsWith("\t")) last = next + 1;
-    else if (line.trim() === "" || /^\s*#/.test(line)) continue;
-    else break;
+  /** The index after the line at `index` and the lines a trailing backslash joins to it. */
+  const joined = (index: number): number => {
+    let end = index;
+    while (lines[end]?.endsWith("\\") === true) end += 1;
+    return end + 1;
+  };
+  const rules: string[] = [];
+  let index = 0;
+  while (index < lines.length) {
+    if (!isRule(lines[index] ?? "")) {
+      index += 1;
+      continue;
+    }
+    const start = index;
+    let last = joined(index);
+    for (let next = last; next < lines.length; next += 1) {
+      const line = lines[next] ?? "";
+      if (line.startsWith("\t")) {
+        last = joined(next);
+        next = last - 1;
+      } else if (line.trim() === "" || /^\s*#/.test(line)) continue;
+      else break;
+    }
+    rules.push(lines.slice(start, last).join("\n"));
+    index = last;
   }
-  return lines.slice(start, last).join("\n");
+  if (rules.length === 0) return undefined;
+  return text.includes(".RECIPEPREFIX") ? lines.join("\n") : rules.join("\n");
 }
 
 /** A pytest.ini is pytest's own; pyproject.toml, tox.ini and setup.cfg must name pytest (its section, a dependency, a command). */

