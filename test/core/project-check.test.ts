@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { changedText, detectCheck, foundApproval, makeTestRule, offerTitle } from "../../src/core/project-check.ts";
+import { changedText, detectCheck, foundApproval, makeTestPin, makeTestRule, offerTitle } from "../../src/core/project-check.ts";
 import type { ApprovalEntry, CheckFile, LockFile, PinnedCheck, ProjectFile } from "../../src/core/project-check.ts";
 import { chooseVerify, pinHidesCharacters, planVerify } from "../../src/core/verify.ts";
 import type { ChooseInput, VerifyChoice } from "../../src/core/verify.ts";
@@ -197,9 +197,28 @@ test("Makefile: everything make runs for test is pinned, so editing it asks agai
   assert.equal(makeTestRule("test:\n\t@echo a \\\n; echo run\nnext:\n\tx\n"), "test:\n\t@echo a \\\n; echo run");
   // Every rule for test: a prerequisites-only line first, the recipe in a later rule.
   assert.equal(makeTestRule("test: lint\nlint:\n\t@echo lint\n\ntest:\n\t@echo run\n"), "test: lint\ntest:\n\t@echo run");
-  // Another recipe prefix: the whole Makefile.
-  assert.equal(makeTestRule(".RECIPEPREFIX = >\r\ntest:\r\n>@echo run\r\n"), ".RECIPEPREFIX = >\ntest:\n>@echo run\n");
-  assert.equal(makeTestRule(".RECIPEPREFIX = >\nbuild:\n>cc\n"), undefined, "no test rule: nothing found");
+  // `test&:` (grouped targets) is a rule for test; make runs its recipe.
+  assert.equal(makeTestRule("test:\n\t@echo one\nall test&:\n\t@echo two\n"), "test:\n\t@echo one\nall test&:\n\t@echo two");
+});
+
+test("Makefile: the whole file is pinned when what make runs for test is not in its rules", () => {
+  const pin = (text: string): unknown => detect({ Makefile: text }).found?.pin;
+  // Recipe lines that start with another character than a tab.
+  assert.deepEqual(pin(".RECIPEPREFIX = >\ntest:\n>@echo run\n"), { kind: "file" });
+  // No rule for test has a recipe: make takes one from a pattern or built-in rule, or runs the prerequisites'.
+  assert.deepEqual(pin("test: lint\nlint:\n\t@echo lint\n%:\n\t@echo run $@\n"), { kind: "file" });
+  assert.deepEqual(pin("test: unit integration\n"), { kind: "file" });
+  assert.deepEqual(pin("test:: \\\n  unit\n\n# none\n"), { kind: "file" });
+  // A target-specific variable is not a recipe, even with a `;` in its value.
+  assert.deepEqual(pin("test: X = a ; b\n%:\n\t@echo $(X)\n"), { kind: "file" });
+  assert.deepEqual(pin("test: X := 1\n\t@echo x\n"), { kind: "file" });
+  // A recipe after `;` or on tab lines, in any rule for test, is pinned as text.
+  assert.deepEqual(pin("test: dep ; @echo a=b\n"), { kind: "text", text: "test: dep ; @echo a=b" });
+  assert.deepEqual(pin("test: ;\n"), { kind: "text", text: "test: ;" });
+  assert.deepEqual(pin("test: X = 1\ntest:\n\t@echo $(X)\n"), { kind: "text", text: "test: X = 1\ntest:\n\t@echo $(X)" });
+  assert.deepEqual(pin("test: \\\n  dep\n\tgo test\n"), { kind: "text", text: "test: \\\n  dep\n\tgo test" });
+  assert.equal(makeTestPin(".RECIPEPREFIX = >\nbuild:\n>cc\n"), undefined, "no rule for test: nothing found");
+  assert.equal(makeTestPin("# test:\n\techo\n"), undefined);
 });
 
 test("Makefile: a backslash on the last line ends the text, rule or recipe", () => {
