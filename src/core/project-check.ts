@@ -108,11 +108,11 @@ interface MakeRule {
  */
 function makeTestRules(text: string): MakeRule[] {
   const lines = text.replace(/\r\n/g, "\n").split("\n");
-  /** The text after the targets' colon, when the line is a rule for `test`. A `#` before the colon (a comment) never matches. */
-  const afterTest = (line: string): string | undefined => {
-    if (line.startsWith("\t")) return undefined;
-    const match = /^([^:=#]*?)&?::?(?!=)/.exec(line);
-    return match !== null && (match[1] ?? "").trim().split(/\s+/).includes("test") ? line.slice(match[0].length) : undefined;
+  /** Whether the line is a rule for `test`. A `#` before the colon (a comment) never matches, nor `::=` (an assignment). */
+  const isTestRule = (line: string): boolean => {
+    if (line.startsWith("\t")) return false;
+    const match = /^([^:=#]*?)&?::?(?![:=])/.exec(line);
+    return match !== null && (match[1] ?? "").split(/\s+/).includes("test");
   };
   /** The index after the line at `index` and the lines a trailing backslash joins to it. */
   const joined = (index: number): number => {
@@ -123,7 +123,7 @@ function makeTestRules(text: string): MakeRule[] {
   const rules: MakeRule[] = [];
   let index = 0;
   while (index < lines.length) {
-    if (afterTest(lines[index] ?? "") === undefined) {
+    if (!isTestRule(lines[index] ?? "")) {
       index += 1;
       continue;
     }
@@ -138,11 +138,11 @@ function makeTestRules(text: string): MakeRule[] {
       } else if (line.trim() === "" || /^\s*#/.test(line)) continue;
       else break;
     }
-    const rest = afterTest(lines.slice(start, ruleEnd).join("\n")) ?? "";
-    const semicolon = rest.indexOf(";");
-    const equals = rest.indexOf("=");
-    const variable = equals >= 0 && (semicolon < 0 || equals < semicolon);
-    rules.push({ text: lines.slice(start, last).join("\n"), recipe: !variable && (semicolon >= 0 || last > ruleEnd) });
+    // Targets hold no `=` (then it is an assignment) nor `;` (make refuses the line), so the whole rule is
+    // read: an `=` before any `;` is a target-specific variable, else a `;` starts a recipe.
+    const rule = lines.slice(start, ruleEnd).join("\n");
+    const variable = /^[^;]*=/.test(rule);
+    rules.push({ text: lines.slice(start, last).join("\n"), recipe: !variable && (rule.includes(";") || last > ruleEnd) });
     index = last;
   }
   return rules;

@@ -175,7 +175,8 @@ test("Makefile: the test rule and its recipe are pinned; other targets, assignme
   assert.equal(makeTestRule("all test check: deps\n\t./run\n"), "all test check: deps\n\t./run");
   assert.equal(makeTestRule("test::\n\tone\n"), "test::\n\tone");
   assert.equal(makeTestRule("test-unit:\n\tx\ntests:\n\ty\n"), undefined);
-  assert.equal(makeTestRule("test := 1\ntest ?= 2\n"), undefined);
+  assert.equal(makeTestRule("test := 1\ntest ?= 2\ntest ::= 3\ntest :::= 4\n"), undefined);
+  assert.equal(makeTestRule("test::dep\n\tx\n"), "test::dep\n\tx");
   assert.equal(makeTestRule("test: ; echo inline\r\nnext:\r\n"), "test: ; echo inline", "CRLF line ends");
   assert.equal(detect({ Makefile: "build:\n\tcc x.c\n" }).found, undefined, "a Makefile without a test target finds nothing");
 });
@@ -215,6 +216,8 @@ test("Makefile: the whole file is pinned when what make runs for test is not in 
   // A recipe after `;` or on tab lines, in any rule for test, is pinned as text.
   assert.deepEqual(pin("test: dep ; @echo a=b\n"), { kind: "text", text: "test: dep ; @echo a=b" });
   assert.deepEqual(pin("test: ;\n"), { kind: "text", text: "test: ;" });
+  assert.deepEqual(pin("test:;@echo x=1\n"), { kind: "text", text: "test:;@echo x=1" });
+  assert.deepEqual(pin("test: X=1\n"), { kind: "file" });
   assert.deepEqual(pin("test: X = 1\ntest:\n\t@echo $(X)\n"), { kind: "text", text: "test: X = 1\ntest:\n\t@echo $(X)" });
   assert.deepEqual(pin("test: \\\n  dep\n\tgo test\n"), { kind: "text", text: "test: \\\n  dep\n\tgo test" });
   assert.equal(makeTestPin(".RECIPEPREFIX = >\nbuild:\n>cc\n"), undefined, "no rule for test: nothing found");
