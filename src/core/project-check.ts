@@ -92,32 +92,79 @@ function fromPackageJson(text: string, files: ProjectFiles): FoundCheck | string
   return { command, file: "package.json", where: "package.json's test script", pin: { kind: "text", text: pinned } };
 }
 
+interface MakeRule {
+  /** The rule line (with the lines a backslash joins to it) and its recipe, as written. */
+  readonly text: string;
+  /** Whether it carries a recipe: tab lines, or one after a `;` (not in a target-specific variable's value). */
+  readonly recipe: boolean;
+}
+
 /**
- * A Makefile's `test` target: a rule line (not a recipe, comment or `test :=` assignment) whose targets
- * include `test`, with its recipe — the tab-indented lines after it (blank and comment lines between
- * them kept, trailing ones dropped), joined lines included. The pinned text is that rule and recipe.
+ * A Makefile's rules for `test`: every rule line (not a recipe, comment or `test :=` assignment) whose
+ * targets include `test` (`test&:` too), each with its recipe — the lines after it that start with a
+ * tab (blank and comment lines between them kept, trailing ones dropped), joined lines included. Read
+ * as make reads it: a CRLF line end is one line end (make drops the CR), a lone CR is not; a backslash
+ * at a recipe line's end joins the next line to it, tab or not.
  */
-export function makeTestRule(text: string): string | undefined {
-  const lines = text.replace(/\r\n?/g, "\n").split("\n");
-  const isRule = (line: string): boolean => {
-    if (line.startsWith("\t") || /^\s*#/.test(line)) return false;
-    const match = /^([^:=#]*?)(::?)(?![=])/.exec(line);
-    if (!match) return false;
-    return (match[1] ?? "").trim().split(/\s+/).includes("test");
+function makeTestRules(text: string): MakeRule[] {
+  const lines = text.replace(/\r\n/g, "\n").split("\n");
+  /** Whether the line is a rule for `test`. A `#` before the colon (a comment) never matches, nor `::=` (an assignment). */
+  const isTestRule = (line: string): boolean => {
+    if (line.startsWith("\t")) return false;
+    const match = /^([^:=#]*?)&?::?(?![:=])/.exec(line);
+    return match !== null && (match[1] ?? "").split(/\s+/).includes("test");
   };
-  const start = lines.findIndex(isRule);
-  if (start < 0) return undefined;
-  // The rule line itself may continue with a backslash.
-  let index = start;
-  while (index < lines.length - 1 && (lines[index] ?? "").endsWith("\\")) index += 1;
-  let last = index + 1;
-  for (let next = last; next < lines.length; next += 1) {
-    const line = lines[next] ?? "";
-    if (line.startsWith("\t")) last = next + 1;
-    else if (line.trim() === "" || /^\s*#/.test(line)) continue;
-    else break;
+  /** The index after the line at `index` and the lines a trailing backslash joins to it. */
+  const joined = (index: number): number => {
+    let end = index;
+    while (lines[end]?.endsWith("\\") === true) end += 1;
+    return end + 1;
+  };
+  const rules: MakeRule[] = [];
+  let index = 0;
+  while (index < lines.length) {
+    if (!isTestRule(lines[index] ?? "")) {
+      index += 1;
+      continue;
+    }
+    const start = index;
+    const ruleEnd = joined(index);
+    let last = ruleEnd;
+    for (let next = last; next < lines.length; next += 1) {
+      const line = lines[next] ?? "";
+      if (line.startsWith("\t")) {
+        last = joined(next);
+        next = last - 1;
+      } else if (line.trim() === "" || /^\s*#/.test(line)) continue;
+      else break;
+    }
+    // Targets hold no `=` (then it is an assignment) nor `;` (make refuses the line), so the whole rule is
+    // read: an `=` before any `;` is a target-specific variable, else a `;` starts a recipe.
+    const rule = lines.slice(start, ruleEnd).join("\n");
+    const variable = /^[^;]*=/.test(rule);
+    rules.push({ text: lines.slice(start, last).join("\n"), recipe: !variable && (rule.includes(";") || last > ruleEnd) });
+    index = last;
   }
-  return lines.slice(start, last).join("\n");
+  return rules;
+}
+
+/** A Makefile's rules for `test` with their recipes, one text (see makeTestRules); undefined when there is none. */
+export function makeTestRule(text: string): string | undefined {
+  const rules = makeTestRules(text);
+  return rules.length === 0 ? undefined : rules.map((rule) => rule.text).join("\n");
+}
+
+/**
+ * What an approval of `make test` pins: the rules for `test` and their recipes — or the whole file when
+ * what runs is not all in them: no rule for `test` has a recipe (make then takes one from a pattern or
+ * built-in rule, shaped by the rest of the file), or the file names `.RECIPEPREFIX` (recipe lines may
+ * start with another character than a tab).
+ */
+export function makeTestPin(text: string): Pin | undefined {
+  const rules = makeTestRules(text);
+  if (rules.length === 0) return undefined;
+  if (text.includes(".RECIPEPREFIX") || !rules.some((rule) => rule.recipe)) return { kind: "file" };
+  return { kind: "text", text: rules.map((rule) => rule.text).join("\n") };
 }
 
 /** A pytest.ini is pytest's own; pyproject.toml, tox.ini and setup.cfg must name pytest (its section, a dependency, a command). */
@@ -141,8 +188,8 @@ function fromFile(file: CheckFile, text: string, files: ProjectFiles): FoundChec
     case "package.json":
       return fromPackageJson(text, files);
     case "Makefile": {
-      const rule = makeTestRule(text);
-      return rule === undefined ? undefined : { command: "make test", file, where: "Makefile's test target", pin: { kind: "text", text: rule } };
+      const pin = makeTestPin(text);
+      return pin === undefined ? undefined : { command: "make test", file, where: "Makefile's test target", pin };
     }
     case "Cargo.toml":
       return { command: "cargo test", file, where: file, pin: { kind: "file" } };

@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { changedText, detectCheck, foundApproval, makeTestRule, offerTitle } from "../../src/core/project-check.ts";
+import { changedText, detectCheck, foundApproval, makeTestPin, makeTestRule, offerTitle } from "../../src/core/project-check.ts";
 import type { ApprovalEntry, CheckFile, LockFile, PinnedCheck, ProjectFile } from "../../src/core/project-check.ts";
 import { chooseVerify, pinHidesCharacters, planVerify } from "../../src/core/verify.ts";
 import type { ChooseInput, VerifyChoice } from "../../src/core/verify.ts";
@@ -74,6 +74,26 @@ test("pretest and posttest are pinned with the test script (npm runs them too)",
   assert.deepEqual(found?.pin, { kind: "text", text: "pretest: npm run lint\ntest: vitest run\nposttest: echo done" });
 });
 
+test("a malformed package.json is named with why: not JSON, or JSON that is not an object", () => {
+  assert.deepEqual(detect({ "package.json": "{ not json" }).skipped, [{ file: "package.json", why: "is not valid JSON; not read" }]);
+  for (const text of ["[1, 2]", '"a string"', "null", "7"]) {
+    assert.deepEqual(detect({ "package.json": text }).skipped, [{ file: "package.json", why: "does not hold a JSON object; not read" }], text);
+  }
+});
+
+test("only a leading byte-order mark is dropped: one inside the script is part of the pinned text", () => {
+  assert.deepEqual(detect({ "package.json": `\uFEFF${PACKAGE}` }).found?.pin, { kind: "text", text: "node --test" });
+  const hidden = JSON.stringify({ scripts: { test: "node --test\uFEFF" } });
+  assert.deepEqual(detect({ "package.json": hidden }).found?.pin, { kind: "text", text: "node --test\uFEFF" });
+});
+
+test("a pretest or a posttest alone is pinned with the test script; a blank one is not a script", () => {
+  const pin = (scripts: Record<string, string>): unknown => detect({ "package.json": JSON.stringify({ scripts }) }).found?.pin;
+  assert.deepEqual(pin({ pretest: "curl x | sh", test: "vitest run" }), { kind: "text", text: "pretest: curl x | sh\ntest: vitest run" });
+  assert.deepEqual(pin({ test: "vitest run", posttest: "curl x | sh" }), { kind: "text", text: "test: vitest run\nposttest: curl x | sh" });
+  assert.deepEqual(pin({ pretest: " ", test: "vitest run", posttest: "" }), { kind: "text", text: "vitest run" });
+});
+
 test("first match wins: package.json before Makefile before Cargo.toml before go.mod before pytest before deno.json, and later files are never read", () => {
   const all: Tree = {
     "package.json": PACKAGE,
@@ -119,6 +139,12 @@ test("deno.json: a test task (a string, or an object with a command) is deno tas
   assert.equal(detect({ "deno.json": JSON.stringify({ tasks: { dev: "deno run main.ts" } }) }).found, undefined);
   assert.equal(detect({ "deno.json": JSON.stringify({ tasks: { test: { description: "no command" } } }) }).found, undefined);
   assert.equal(detect({ "deno.json": "// comments\n{}" }).skipped[0]?.file, "deno.json");
+  for (const text of ["{}", JSON.stringify({ tasks: "deno test" }), JSON.stringify({ tasks: null })]) assert.deepEqual(detect({ "deno.json": text }), { found: undefined, skipped: [] }, text);
+});
+
+test("deno.json's test task is found as deno task test, named for people", () => {
+  const found = detect({ "deno.json": JSON.stringify({ tasks: { test: "deno test" } }) }).found;
+  assert.deepEqual(found, { command: "deno task test", file: "deno.json", where: "deno.json's test task", pin: { kind: "text", text: "deno test" } });
 });
 
 test("a file the reader passed over (a directory named go.mod, a 2 MiB Makefile, a FIFO) is named and the next file counts", () => {
@@ -149,9 +175,58 @@ test("Makefile: the test rule and its recipe are pinned; other targets, assignme
   assert.equal(makeTestRule("all test check: deps\n\t./run\n"), "all test check: deps\n\t./run");
   assert.equal(makeTestRule("test::\n\tone\n"), "test::\n\tone");
   assert.equal(makeTestRule("test-unit:\n\tx\ntests:\n\ty\n"), undefined);
-  assert.equal(makeTestRule("test := 1\ntest ?= 2\n"), undefined);
+  assert.equal(makeTestRule("test := 1\ntest ?= 2\ntest ::= 3\ntest :::= 4\n"), undefined);
+  assert.equal(makeTestRule("test::dep\n\tx\n"), "test::dep\n\tx");
   assert.equal(makeTestRule("test: ; echo inline\r\nnext:\r\n"), "test: ; echo inline", "CRLF line ends");
   assert.equal(detect({ Makefile: "build:\n\tcc x.c\n" }).found, undefined, "a Makefile without a test target finds nothing");
+});
+
+test("Makefile: a comment after the rule, and assignments whose value holds test:, are read as make reads them", () => {
+  assert.equal(makeTestRule("test: build # the suite\n\tgo test ./...\n"), "test: build # the suite\n\tgo test ./...");
+  assert.equal(makeTestRule("MSG = running test: now\nCHECK := test: x\nbuild:\n\tcc x.c\n"), undefined);
+});
+
+test("Makefile: blank, spaces-only and comment lines inside a recipe do not end it; the next rule does", () => {
+  const text = "test:\n\t@echo a\n   \n\t@echo b\n# one\n  # two\n\t@echo c\nnext: # not test\n\t@echo next\n";
+  assert.equal(makeTestRule(text), "test:\n\t@echo a\n   \n\t@echo b\n# one\n  # two\n\t@echo c");
+});
+
+test("Makefile: everything make runs for test is pinned, so editing it asks again", () => {
+  // A lone CR is not a line end to make: the tab line after it is still test's recipe.
+  assert.equal(makeTestRule("test: ; @echo ok\rX = 1\n\t@echo run\n"), "test: ; @echo ok\rX = 1\n\t@echo run");
+  // A backslash joins the next recipe line, tab or not (sh runs `echo a ; echo run`).
+  assert.equal(makeTestRule("test:\n\t@echo a \\\n; echo run\nnext:\n\tx\n"), "test:\n\t@echo a \\\n; echo run");
+  // Every rule for test: a prerequisites-only line first, the recipe in a later rule.
+  assert.equal(makeTestRule("test: lint\nlint:\n\t@echo lint\n\ntest:\n\t@echo run\n"), "test: lint\ntest:\n\t@echo run");
+  // `test&:` (grouped targets) is a rule for test; make runs its recipe.
+  assert.equal(makeTestRule("test:\n\t@echo one\nall test&:\n\t@echo two\n"), "test:\n\t@echo one\nall test&:\n\t@echo two");
+});
+
+test("Makefile: the whole file is pinned when what make runs for test is not in its rules", () => {
+  const pin = (text: string): unknown => detect({ Makefile: text }).found?.pin;
+  // Recipe lines that start with another character than a tab.
+  assert.deepEqual(pin(".RECIPEPREFIX = >\ntest:\n>@echo run\n"), { kind: "file" });
+  // No rule for test has a recipe: make takes one from a pattern or built-in rule, or runs the prerequisites'.
+  assert.deepEqual(pin("test: lint\nlint:\n\t@echo lint\n%:\n\t@echo run $@\n"), { kind: "file" });
+  assert.deepEqual(pin("test: unit integration\n"), { kind: "file" });
+  assert.deepEqual(pin("test:: \\\n  unit\n\n# none\n"), { kind: "file" });
+  // A target-specific variable is not a recipe, even with a `;` in its value.
+  assert.deepEqual(pin("test: X = a ; b\n%:\n\t@echo $(X)\n"), { kind: "file" });
+  assert.deepEqual(pin("test: X := 1\n\t@echo x\n"), { kind: "file" });
+  // A recipe after `;` or on tab lines, in any rule for test, is pinned as text.
+  assert.deepEqual(pin("test: dep ; @echo a=b\n"), { kind: "text", text: "test: dep ; @echo a=b" });
+  assert.deepEqual(pin("test: ;\n"), { kind: "text", text: "test: ;" });
+  assert.deepEqual(pin("test:;@echo x=1\n"), { kind: "text", text: "test:;@echo x=1" });
+  assert.deepEqual(pin("test: X=1\n"), { kind: "file" });
+  assert.deepEqual(pin("test: X = 1\ntest:\n\t@echo $(X)\n"), { kind: "text", text: "test: X = 1\ntest:\n\t@echo $(X)" });
+  assert.deepEqual(pin("test: \\\n  dep\n\tgo test\n"), { kind: "text", text: "test: \\\n  dep\n\tgo test" });
+  assert.equal(makeTestPin(".RECIPEPREFIX = >\nbuild:\n>cc\n"), undefined, "no rule for test: nothing found");
+  assert.equal(makeTestPin("# test:\n\techo\n"), undefined);
+});
+
+test("Makefile: a backslash on the last line ends the text, rule or recipe", () => {
+  assert.equal(makeTestRule("test: a \\"), "test: a \\");
+  assert.equal(makeTestRule("test:\n\tgo test \\"), "test:\n\tgo test \\");
 });
 
 test("a 2 MiB Makefile text is scanned without trouble (the reader caps it at 1 MiB before it gets here)", () => {
