@@ -19,6 +19,7 @@
  *   npm run test:mutation -- src/loop.ts src/core/text.ts   only the named files
  *   npm run test:mutation -- --survivors ...       also list each surviving mutant
  *   npm run test:mutation -- --tests=test/a.test.ts,test/b.test.ts src/x.ts   other test files for the run
+ *   npm run test:mutation -- --lines=40-42,97-97 src/x.ts   only these lines (an earlier run's survivors)
  *
  * Groups: src/core/, src/loop.ts, src/state.ts, src/config.ts, src/sources/ and src/work/, each held to 95%.
  * Exits non-zero when Stryker fails or a group is below its target score.
@@ -49,6 +50,8 @@ interface Target {
   readonly skipTests?: string;
   /** Test files that set process-wide state (the agent dir), so they run in a process of their own. */
   readonly alone?: readonly string[];
+  /** Only these line ranges (`--lines`): the survivors of an earlier run, measured again after new tests. */
+  readonly lines?: readonly (readonly [number, number])[];
 }
 
 type GroupName = "core" | "loop" | "state" | "config" | "sources" | "work";
@@ -238,6 +241,7 @@ const PROPERTY_CASES = 200;
 
 /** The file, or its line ranges around the lines it skips (Stryker's `file:start-end` form, 1-based). */
 function mutateRanges(target: Target): string[] {
+  if (target.lines) return target.lines.map(([start, end]) => `${target.file}:${start}-${end}`);
   if (!target.skipLines) return [target.file];
   const lines = readFileSync(join(ROOT, target.file), "utf8").split("\n");
   const ranges: string[] = [];
@@ -379,6 +383,14 @@ function row(name: string, counts: Counts, seconds?: number): string {
   return cells.join(" ");
 }
 
+/** `--lines=12-14,40-40`: the ranges, undefined without the option, null when it is malformed. */
+function linesOption(value: string | undefined): (readonly [number, number])[] | undefined | null {
+  if (value === undefined) return undefined;
+  const ranges = value.split(",").map((part) => /^(\d+)-(\d+)$/.exec(part));
+  if (ranges.length === 0 || ranges.some((match) => match === null)) return null;
+  return ranges.map((match) => [Number(match?.[1]), Number(match?.[2])] as const);
+}
+
 function main(): number {
   const args = process.argv.slice(2);
   const listSurvivors = args.includes("--survivors");
@@ -386,7 +398,12 @@ function main(): number {
   const tests = args.find((arg) => arg.startsWith("--tests="))?.slice("--tests=".length).split(",").filter((file) => file !== "");
   const all = [...TARGETS.filter((target) => existsSync(join(ROOT, target.file))), ...sourceTargets()];
   const chosen = names.length > 0 ? all.filter((target) => names.includes(target.file)) : all;
-  const selected = tests ? chosen.map((target) => ({ ...target, tests, alone: [] })) : chosen;
+  const lines = linesOption(args.find((arg) => arg.startsWith("--lines="))?.slice("--lines=".length));
+  if (lines === null || (lines && chosen.length !== 1)) {
+    console.error("--lines=a-b,c-d takes line ranges of one named file");
+    return 2;
+  }
+  const selected = (tests ? chosen.map((target) => ({ ...target, tests, alone: [] })) : chosen).map((target) => (lines ? { ...target, lines } : target));
   const unknown = names.filter((name) => !all.some((target) => target.file === name));
   if (unknown.length > 0) {
     console.error(`not a mutated file: ${unknown.join(", ")} (known: ${all.map((target) => target.file).join(", ")})`);
@@ -409,7 +426,7 @@ function main(): number {
     if (members.length === 0) continue;
     const total = emptyCounts();
     for (const member of members) add(total, member.counts);
-    const partial = members.length < all.filter((known) => known.group === group).length;
+    const partial = members.length < all.filter((known) => known.group === group).length || members.some((member) => member.target.lines !== undefined);
     const ok = score(total) >= target;
     if (!ok && !partial) belowTarget = true;
     console.log(row(`${group}: ${label}`, total) + `  target ${target}%${partial ? " (partial)" : ok ? "" : " (below)"}`);
