@@ -1,0 +1,230 @@
+/**
+ * The table of forms per language (src/core/question-forms.ts), its Latin rows after English: Spanish,
+ * Portuguese, German, French, Italian, Turkish and Czech, one sentence per form beside a near-miss that must
+ * not read as asking; each reply holds its language's common words, as a reply in it does.
+ */
+import { test } from "node:test";
+import { asking, askingNothing, handing, handingNothing } from "./question-forms-check.ts";
+
+test("es: questions, requests, waits and hand-overs", () => {
+  const context = "La migración ya está en la rama y se desplegó de nuevo.";
+  asking([
+    ["¿Quieres que migre también los registros antiguos? Son unos doscientos.", "¿Quieres que migre también los registros antiguos?"],
+    ["¿Cuál prefieres para la caché? Las dos funcionan.", "¿Cuál prefieres para la caché?"],
+    ["¿Qué versión debo usar? Ambas están instaladas.", "¿Qué versión debo usar?"],
+    "Por favor, comparte el archivo de configuración.",
+    "Indica el puerto correcto, por favor.",
+    "Dime cuál de las dos opciones prefieres.",
+    "Necesito que me pases el token.",
+    "Ejecuta el script y pega aquí la salida.",
+    "Avísame cuando termine la descarga.",
+    "Tienes que reiniciar el servidor para que pueda continuar.",
+    "Ejecuta la migración tú mismo.",
+    "Recarga la página y comprueba el título.",
+    "Pruébalo ahora, por favor.",
+    "Cierra sesión, vuelve a iniciar sesión y prueba de nuevo.",
+    "Vuelve a intentarlo.",
+    "Quedo a la espera de tu confirmación.",
+    "Tras tu aprobación, haré el despliegue.",
+    "Cuando me pases el token, lo configuraré.",
+    ["¿Migro también los datos antiguos?\nSi es así, escribiré un script.", "¿Migro también los datos antiguos?"],
+    ["Estas son las opciones; elige la que prefieras:\n- mantener la caché\n- borrarla", "Estas son las opciones; elige la que prefieras:"],
+  ], context);
+  askingNothing([
+    "¿Quieres que despliegue ahora? Sí, lo hago ya.",
+    "No necesito tu confirmación para esto.",
+    "Si falla la compilación, pega el log, por favor.",
+    "Pega aquí el log si lo deseas.",
+    "Todas las pruebas pasan.",
+  ], context);
+  handing(["Ahora pruébalo en el navegador.", "Comprueba que funciona en el móvil.", "No pude ejecutar las pruebas de interfaz.", "No he probado el flujo en Safari."], context);
+  handingNothing(["Todas las pruebas pasan.", "Si vuelve a fallar, pruébalo otra vez."], context);
+});
+
+test("pt: questions, requests, waits and hand-overs", () => {
+  const context = "A migração já está na branch, é compatível e se aplica de novo com o deploy.";
+  asking([
+    ["Quer que eu migre também os registros antigos? São cerca de duzentos.", "Quer que eu migre também os registros antigos?"],
+    ["Qual versão devo usar? As duas estão instaladas.", "Qual versão devo usar?"],
+    "Por favor, envie o arquivo de configuração.",
+    "Me diga qual porta o proxy usa.",
+    "Preciso que você confirme o domínio.",
+    "Rode o script e cole aqui a saída.",
+    "Você precisa reiniciar o servidor para que eu possa continuar.",
+    "Rode a migração na sua máquina.",
+    "Recarregue a página e verifique o título.",
+    "Teste as mudanças, por favor.",
+    "Faça login novamente e tente de novo.",
+    "Tente novamente.",
+    "Aguardo sua confirmação.",
+    "Após sua aprovação, faço o deploy.",
+    "Assim que você enviar o token, eu vou configurar o resto.",
+    ["Migro também os dados antigos?\nSe sim, vou escrever um script.", "Migro também os dados antigos?"],
+    ["Estas são as opções; escolha a que preferir:\n- manter o cache\n- apagar o cache", "Estas são as opções; escolha a que preferir:"],
+  ], context);
+  askingNothing([
+    "Posso fazer o deploy agora? Sim, vou seguir.",
+    "Não preciso da sua aprovação para isso.",
+    "Se o build falhar, por favor, envie o log.",
+    "Cole aqui o log se precisar de ajuda.",
+    "Todos os testes passaram.",
+  ], context);
+  handing(["Agora teste no navegador.", "Verifique se funciona no celular.", "Não consegui rodar os testes de interface.", "Não testei no Safari."], context);
+  handingNothing(["Todos os testes passaram.", "Se falhar de novo, tente novamente."], context);
+});
+
+test("de: questions, requests, waits and hand-overs", () => {
+  const context = "Die Migration des Servers ist jetzt im Branch; da es je nach Umgebung anders läuft, habe ich beide Fälle abgedeckt.";
+  asking([
+    ["Soll ich auch die alten Datensätze migrieren? Es sind etwa zweihundert.", "Soll ich auch die alten Datensätze migrieren?"],
+    ["Welche Datenbank soll ich nehmen? Beide sind installiert.", "Welche Datenbank soll ich nehmen?"],
+    "Bitte schick mir die Konfigurationsdatei.",
+    "Schick mir bitte die Logdatei.",
+    "Sag mir, welchen Port der Proxy nutzt.",
+    "Führe das Skript aus und füge die Ausgabe hier ein.",
+    "Die Fehlermeldung bitte hier einfügen.",
+    "Du musst den Server neu starten, damit ich weitermachen kann.",
+    "Führe die Migration selbst aus.",
+    "Lade die Seite neu und prüfe den Titel.",
+    "Teste die Änderungen bitte.",
+    "Melde dich neu an und versuch es nochmal.",
+    "Versuche es erneut.",
+    "Ich warte auf deine Freigabe.",
+    "Nach deiner Freigabe spiele ich das Update ein.",
+    "Sobald du die Datei geschickt hast, kann ich weitermachen.",
+    ["Sollen die alten Daten auch migriert werden?\nWenn ja, schreibe ich ein Skript.", "Sollen die alten Daten auch migriert werden?"],
+    ["Hier sind die Optionen, wähle eine aus:\n- Cache behalten\n- Cache löschen", "Hier sind die Optionen, wähle eine aus:"],
+  ], context);
+  askingNothing([
+    "Warum habe ich den Cache abgeschaltet? Er ist montags ausgefallen.",
+    "Soll ich jetzt deployen? Ja, mache ich gleich.",
+    "Wenn der Build fehlschlägt, schick mir bitte das Log.",
+    "Schick mir die Logs, wenn du magst.",
+    "Alle Tests sind grün.",
+  ], context);
+  handing(["Jetzt teste bitte den Login im Browser.", "Prüfe im Browser, ob es funktioniert.", "Ich konnte die UI-Tests hier nicht ausführen.", "Der Export ist noch ungetestet."], context);
+  handingNothing(["Alle Tests sind grün.", "Wenn es wieder fehlschlägt, versuche es erneut."], context);
+});
+
+test("fr: questions, requests, waits and hand-overs", () => {
+  const context = "La migration est dans la branche et se lance de nouveau à chaque déploiement.";
+  asking([
+    ["Je migre aussi les anciens enregistrements ? Il y en a environ deux cents.", "Je migre aussi les anciens enregistrements ?"],
+    "Merci de partager le fichier de configuration.",
+    "Envoie le fichier de log, s'il te plaît.",
+    "S'il vous plaît, confirmez le nom de domaine.",
+    "Dites-moi quel port utilise le proxy.",
+    "Lancez le script et collez ici la sortie.",
+    "Vous devez redémarrer le serveur pour que je puisse continuer.",
+    "Lancez la migration de votre côté.",
+    "Rechargez la page et vérifiez le titre.",
+    "Testez-le maintenant.",
+    "Reconnectez-vous puis réessayez.",
+    "Réessayez.",
+    "J'attends votre validation.",
+    "Dès votre validation, je lance le déploiement.",
+    "Une fois que vous aurez envoyé le fichier, je pourrai continuer.",
+    ["Faut-il migrer aussi les anciennes données ?\nSi oui, j'écrirai un script.", "Faut-il migrer aussi les anciennes données ?"],
+    ["Voici les options, choisissez celle qui vous convient :\n- garder le cache\n- vider le cache", "Voici les options, choisissez celle qui vous convient :"],
+  ], context);
+  askingNothing([
+    "Je déploie maintenant ? Oui, je lance.",
+    "Si la compilation échoue, merci de partager le log.",
+    "Collez ici le log si besoin.",
+    "Tous les tests passent.",
+  ], context);
+  handing(["Maintenant, testez la connexion.", "Vérifiez que ça marche dans le navigateur.", "Je n'ai pas pu lancer les tests d'interface.", "Ce parcours n'a pas été testé sur Safari."], context);
+  handingNothing(["Tous les tests passent.", "Si ça échoue encore, réessayez."], context);
+});
+
+test("it: questions, requests, waits and hand-overs", () => {
+  const context = "La migrazione è nel branch e parte da sola a ogni deploy, se serve.";
+  asking([
+    ["Vuoi che migri anche i vecchi record? Sono circa duecento.", "Vuoi che migri anche i vecchi record?"],
+    ["Quale database devo usare? Sono installati entrambi.", "Quale database devo usare?"],
+    "Per favore, condividi il file di configurazione.",
+    "Dimmi quale porta usa il proxy.",
+    "Ho bisogno che tu confermi il dominio.",
+    "Esegui lo script e incolla qui l'output.",
+    "Devi riavviare il server così posso continuare.",
+    "Esegui la migrazione in locale.",
+    "Ricarica la pagina e verifica il titolo.",
+    "Provalo adesso, per favore.",
+    "Riavvia il server e riprova.",
+    "Riprova.",
+    "Attendo la tua conferma.",
+    "Dopo la tua approvazione faccio il deploy.",
+    "Appena mi mandi il token, continuo la configurazione.",
+    ["Migro anche i dati vecchi?\nSe sì, scrivo uno script.", "Migro anche i dati vecchi?"],
+    ["Ecco le opzioni, scegli quella che preferisci:\n- tenere la cache\n- svuotarla", "Ecco le opzioni, scegli quella che preferisci:"],
+  ], context);
+  askingNothing([
+    "Procedo con il deploy? Sì, lo avvio subito.",
+    "Se la build fallisce, per favore, incolla il log.",
+    "Incolla qui il log se hai bisogno di aiuto.",
+    "Tutti i test passano.",
+  ], context);
+  handing(["Ora prova il login nel browser.", "Verifica che funzioni sul telefono.", "Non sono riuscito a eseguire i test dell'interfaccia.", "Non ho testato il flusso su Safari."], context);
+  handingNothing(["Tutti i test passano.", "Se fallisce ancora, riprova."], context);
+});
+
+test("tr: questions, requests, waits and hand-overs", () => {
+  const context = "Taşıma da artık dalda; üretimde de en baştan sorunsuz çalışıyor.";
+  asking([
+    ["\nEski kayıtları da taşıyayım mı", "Eski kayıtları da taşıyayım mı"],
+    ["Eski kayıtları da taşıyayım mı? Yaklaşık iki yüz tane var.", "Eski kayıtları da taşıyayım mı?"],
+    "Lütfen yapılandırma dosyasını gönderin.",
+    "Proxy'nin hangi portu kullandığını belirtin.",
+    "Çıktıyı buraya yapıştırın.",
+    "Lütfen bana sonucu yazın.",
+    "Lütfen sunucuyu yeniden başlatın, böylece taşımaya devam edebileceğim.",
+    "Lütfen betiği kendi makinenizde çalıştırın.",
+    "Sayfayı yenileyip başlığı kontrol edin.",
+    "Lütfen uygulamayı test edin.",
+    "Tekrar deneyin.",
+    "Onayınızı bekliyorum.",
+    "Onayınız sonrasında yayına alacağım.",
+    "Sizden dosyaları bekliyorum.",
+    "Dosyaları gönderdiğinizde düzeltmeye başlayacağım.",
+    ["Seçenekler şunlar, birini seçin:\n- önbelleği koru\n- önbelleği sil", "Seçenekler şunlar, birini seçin:"],
+  ], context);
+  askingNothing([
+    "Şimdi yayına alayım mı? Evet, hemen başlıyorum.",
+    "Eğer derleme başarısız olursa lütfen logu gönderin.",
+    "Gerekirse logu buraya yapıştırın.",
+    "Tüm testler geçti.",
+  ], context);
+  handing(["Lütfen yeni sürümü deneyin.", "Butonun çalışıp çalışmadığını kontrol edin.", "Arayüz testlerini çalıştıramadım.", "Bu akış test edilmedi."], context);
+  handingNothing(["Tüm testler geçti.", "Eğer yine hata verirse tekrar deneyin."], context);
+});
+
+test("cs: questions, requests, waits and hand-overs", () => {
+  const context = "Migrace je už ve větvi a nasazuje se znovu jako dřív.";
+  asking([
+    ["Mám převést i staré záznamy? Je jich asi dvě stě.", "Mám převést i staré záznamy?"],
+    ["Který ovladač mám použít? Oba jsou nainstalované.", "Který ovladač mám použít?"],
+    "Prosím, pošlete konfigurační soubor.",
+    "Pošlete mi log chyby, prosím.",
+    "Dejte mi vědět, kterou variantu chcete.",
+    "Spusťte skript a vložte sem výstup.",
+    "Musíte restartovat server, abych mohl pokračovat.",
+    "Spusťte migraci lokálně.",
+    "Obnovte stránku a zkontrolujte nadpis.",
+    "Otestujte to prosím.",
+    "Odhlaste se, znovu se přihlaste a zkuste to znovu.",
+    "Zkuste to znovu.",
+    "Čekám na vaše schválení.",
+    "Po vašem schválení nasadím novou verzi.",
+    "Jakmile pošlete soubor, opravím to.",
+    ["Mají se převést i stará data?\nPokud ano, napíšu skript.", "Mají se převést i stará data?"],
+    ["Tady jsou možnosti, vyberte jednu:\n- ponechat cache\n- smazat cache", "Tady jsou možnosti, vyberte jednu:"],
+  ], context);
+  askingNothing([
+    "Mám to nasadit hned? Ano, nasazuji.",
+    "Pokud build selže, pošlete mi log, prosím.",
+    "Vložte sem log, pokud potřebujete pomoc.",
+    "Všechny testy prošly.",
+  ], context);
+  handing(["Teď vyzkoušejte přihlášení.", "Ověřte v prohlížeči, že tlačítko funguje.", "Nepodařilo se mi spustit testy rozhraní.", "Netestoval jsem to na Safari."], context);
+  handingNothing(["Všechny testy prošly.", "Pokud to zase selže, zkuste to znovu."], context);
+});
