@@ -17,6 +17,9 @@ test("es: questions, requests, waits and hand-overs", () => {
     "Dime cuál de las dos opciones prefieres.",
     "Necesito que me pases el token.",
     "Ejecuta el script y pega aquí la salida.",
+    "Ahora ejecuta el script y pega aquí la salida.",
+    ["## Próximos pasos\n\nReinicia el servidor.", "Reinicia el servidor."],
+    "Elige la base de datos que prefieras.",
     "Avísame cuando termine la descarga.",
     "Tienes que reiniciar el servidor para que pueda continuar.",
     "Ejecuta la migración tú mismo.",
@@ -35,6 +38,8 @@ test("es: questions, requests, waits and hand-overs", () => {
     "No necesito tu confirmación para esto.",
     "Si falla la compilación, pega el log, por favor.",
     "Pega aquí el log si lo deseas.",
+    "Ejecuta `npm start` para ver el resultado.",
+    "## Próximos pasos\n\nVoy a añadir la migración.",
     "Todas las pruebas pasan.",
   ], context);
   handing(["Ahora pruébalo en el navegador.", "Comprueba que funciona en el móvil.", "No pude ejecutar las pruebas de interfaz.", "No he probado el flujo en Safari."], context);
@@ -50,6 +55,9 @@ test("pt: questions, requests, waits and hand-overs", () => {
     "Me diga qual porta o proxy usa.",
     "Preciso que você confirme o domínio.",
     "Rode o script e cole aqui a saída.",
+    "Agora rode o script e cole aqui a saída.",
+    ["## Próximos passos\n\nReinicie o servidor.", "Reinicie o servidor."],
+    "Diga-me qual opção prefere.",
     "Você precisa reiniciar o servidor para que eu possa continuar.",
     "Rode a migração na sua máquina.",
     "Recarregue a página e verifique o título.",
@@ -67,6 +75,7 @@ test("pt: questions, requests, waits and hand-overs", () => {
     "Não preciso da sua aprovação para isso.",
     "Se o build falhar, por favor, envie o log.",
     "Cole aqui o log se precisar de ajuda.",
+    "Rode `npm start` para ver o resultado.",
     "Todos os testes passaram.",
   ], context);
   handing(["Agora teste no navegador.", "Verifique se funciona no celular.", "Não consegui rodar os testes de interface.", "Não testei no Safari."], context);
@@ -82,6 +91,9 @@ test("de: questions, requests, waits and hand-overs", () => {
     "Schick mir bitte die Logdatei.",
     "Sag mir, welchen Port der Proxy nutzt.",
     "Führe das Skript aus und füge die Ausgabe hier ein.",
+    "Jetzt führe das Skript aus und füge die Ausgabe hier ein.",
+    ["## Nächste Schritte\n\nStarte den Server neu.", "Starte den Server neu."],
+    "Bestätige kurz die neue Domain.",
     "Die Fehlermeldung bitte hier einfügen.",
     "Du musst den Server neu starten, damit ich weitermachen kann.",
     "Führe die Migration selbst aus.",
@@ -100,6 +112,7 @@ test("de: questions, requests, waits and hand-overs", () => {
     "Soll ich jetzt deployen? Ja, mache ich gleich.",
     "Wenn der Build fehlschlägt, schick mir bitte das Log.",
     "Schick mir die Logs, wenn du magst.",
+    "Führe `npm start` aus, um das Ergebnis zu sehen.",
     "Alle Tests sind grün.",
   ], context);
   handing(["Jetzt teste bitte den Login im Browser.", "Prüfe im Browser, ob es funktioniert.", "Ich konnte die UI-Tests hier nicht ausführen.", "Der Export ist noch ungetestet."], context);
@@ -115,6 +128,9 @@ test("fr: questions, requests, waits and hand-overs", () => {
     "S'il vous plaît, confirmez le nom de domaine.",
     "Dites-moi quel port utilise le proxy.",
     "Lancez le script et collez ici la sortie.",
+    "Maintenant, lancez le script et collez ici la sortie.",
+    ["## Prochaines étapes\n\nRedémarrez le serveur.", "Redémarrez le serveur."],
+    "Validez le nouveau nom de domaine.",
     "Vous devez redémarrer le serveur pour que je puisse continuer.",
     "Lancez la migration de votre côté.",
     "Rechargez la page et vérifiez le titre.",
@@ -131,6 +147,7 @@ test("fr: questions, requests, waits and hand-overs", () => {
     "Je déploie maintenant ? Oui, je lance.",
     "Si la compilation échoue, merci de partager le log.",
     "Collez ici le log si besoin.",
+    "Lancez `npm start` pour voir le résultat.",
     "Tous les tests passent.",
   ], context);
   handing(["Maintenant, testez la connexion.", "Vérifiez que ça marche dans le navigateur.", "Je n'ai pas pu lancer les tests d'interface.", "Ce parcours n'a pas été testé sur Safari."], context);
@@ -146,6 +163,9 @@ test("it: questions, requests, waits and hand-overs", () => {
     "Dimmi quale porta usa il proxy.",
     "Ho bisogno che tu confermi il dominio.",
     "Esegui lo script e incolla qui l'output.",
+    "Adesso esegui lo script e incolla qui l'output.",
+    ["## Prossimi passi\n\nRiavvia il server.", "Riavvia il server."],
+    "Conferma il nuovo dominio.",
     "Devi riavviare il server così posso continuare.",
     "Esegui la migrazione in locale.",
     "Ricarica la pagina e verifica il titolo.",
@@ -162,6 +182,7 @@ test("it: questions, requests, waits and hand-overs", () => {
     "Procedo con il deploy? Sì, lo avvio subito.",
     "Se la build fallisce, per favore, incolla il log.",
     "Incolla qui il log se hai bisogno di aiuto.",
+    "Esegui `npm start` per vedere il risultato.",
     "Tutti i test passano.",
   ], context);
   handing(["Ora prova il login nel browser.", "Verifica che funzioni sul telefono.", "Non sono riuscito a eseguire i test dell'interfaccia.", "Non ho testato il flusso su Safari."], context);
@@ -176,6 +197,8 @@ test("tr: questions, requests, waits and hand-overs", () => {
     "Lütfen yapılandırma dosyasını gönderin.",
     "Proxy'nin hangi portu kullandığını belirtin.",
     "Çıktıyı buraya yapıştırın.",
+    ["## Sonraki adımlar\n\nSunucuyu yeniden başlatın.", "Sunucuyu yeniden başlatın."],
+    "Lütfen yeni alan adını onaylayın.",
     "Lütfen bana sonucu yazın.",
     "Lütfen sunucuyu yeniden başlatın, böylece taşımaya devam edebileceğim.",
     "Lütfen betiği kendi makinenizde çalıştırın.",
@@ -192,6 +215,7 @@ test("tr: questions, requests, waits and hand-overs", () => {
     "Şimdi yayına alayım mı? Evet, hemen başlıyorum.",
     "Eğer derleme başarısız olursa lütfen logu gönderin.",
     "Gerekirse logu buraya yapıştırın.",
+    "Sonucu görmek için `npm start` çalıştırın.",
     "Tüm testler geçti.",
   ], context);
   handing(["Lütfen yeni sürümü deneyin.", "Butonun çalışıp çalışmadığını kontrol edin.", "Arayüz testlerini çalıştıramadım.", "Bu akış test edilmedi."], context);
@@ -207,6 +231,9 @@ test("cs: questions, requests, waits and hand-overs", () => {
     "Pošlete mi log chyby, prosím.",
     "Dejte mi vědět, kterou variantu chcete.",
     "Spusťte skript a vložte sem výstup.",
+    "Teď spusťte skript a vložte sem výstup.",
+    ["## Další kroky\n\nRestartujte server.", "Restartujte server."],
+    "Potvrďte novou doménu.",
     "Musíte restartovat server, abych mohl pokračovat.",
     "Spusťte migraci lokálně.",
     "Obnovte stránku a zkontrolujte nadpis.",
@@ -223,6 +250,7 @@ test("cs: questions, requests, waits and hand-overs", () => {
     "Mám to nasadit hned? Ano, nasazuji.",
     "Pokud build selže, pošlete mi log, prosím.",
     "Vložte sem log, pokud potřebujete pomoc.",
+    "Spusťte `npm start` a uvidíte výsledek.",
     "Všechny testy prošly.",
   ], context);
   handing(["Teď vyzkoušejte přihlášení.", "Ověřte v prohlížeči, že tlačítko funguje.", "Nepodařilo se mi spustit testy rozhraní.", "Netestoval jsem to na Safari."], context);
