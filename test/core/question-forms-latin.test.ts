@@ -35,6 +35,8 @@ test("es: questions, requests, waits and hand-overs", () => {
   ], context);
   askingNothing([
     "¿Quieres que despliegue ahora? Sí, lo hago ya.",
+    // Written without the opening mark, as many do: with it, the question word does not open the sentence.
+    "Por qué puedo borrar la tabla vieja? Ya nadie la usa.",
     "No necesito tu confirmación para esto.",
     "Si falla la compilación, pega el log, por favor.",
     "Pega aquí el log si lo deseas.",
@@ -72,6 +74,7 @@ test("pt: questions, requests, waits and hand-overs", () => {
   ], context);
   askingNothing([
     "Posso fazer o deploy agora? Sim, vou seguir.",
+    "Por que eu mantive o cache antigo? O app móvel ainda depende dele.",
     "Não preciso da sua aprovação para isso.",
     "Se o build falhar, por favor, envie o log.",
     "Cole aqui o log se precisar de ajuda.",
@@ -86,6 +89,7 @@ test("de: questions, requests, waits and hand-overs", () => {
   const context = "Die Migration des Servers ist jetzt im Branch; da es je nach Umgebung anders läuft, habe ich beide Fälle abgedeckt.";
   asking([
     ["Soll ich auch die alten Datensätze migrieren? Es sind etwa zweihundert.", "Soll ich auch die alten Datensätze migrieren?"],
+    ["Ist das so okay für Sie? Es ändert nur ein Feld.", "Ist das so okay für Sie?"],
     ["Welche Datenbank soll ich nehmen? Beide sind installiert.", "Welche Datenbank soll ich nehmen?"],
     "Bitte schick mir die Konfigurationsdatei.",
     "Schick mir bitte die Logdatei.",
@@ -145,6 +149,7 @@ test("fr: questions, requests, waits and hand-overs", () => {
   ], context);
   askingNothing([
     "Je déploie maintenant ? Oui, je lance.",
+    "Pourquoi je garde l'ancien cache ? L'app mobile en dépend encore.",
     "Si la compilation échoue, merci de partager le log.",
     "Collez ici le log si besoin.",
     "Lancez `npm start` pour voir le résultat.",
@@ -180,6 +185,7 @@ test("it: questions, requests, waits and hand-overs", () => {
   ], context);
   askingNothing([
     "Procedo con il deploy? Sì, lo avvio subito.",
+    "Perché mi serve ancora la vecchia cache? L'app mobile la usa.",
     "Se la build fallisce, per favore, incolla il log.",
     "Incolla qui il log se hai bisogno di aiuto.",
     "Esegui `npm start` per vedere il risultato.",
@@ -213,6 +219,7 @@ test("tr: questions, requests, waits and hand-overs", () => {
   ], context);
   askingNothing([
     "Şimdi yayına alayım mı? Evet, hemen başlıyorum.",
+    "Neden bana eski önbellek lazım? Mobil uygulama hâlâ onu kullanıyor.",
     "Eğer derleme başarısız olursa lütfen logu gönderin.",
     "Gerekirse logu buraya yapıştırın.",
     "Sonucu görmek için `npm start` çalıştırın.",
