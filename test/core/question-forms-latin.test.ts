@@ -16,6 +16,7 @@ test("es: questions, requests, waits and hand-overs", () => {
     "Indica el puerto correcto, por favor.",
     "Dime cuál de las dos opciones prefieres.",
     "Necesito que me pases el token.",
+    "Ahora necesito que confirmes el dominio.",
     "Ejecuta el script y pega aquí la salida.",
     "Ahora ejecuta el script y pega aquí la salida.",
     ["## Próximos pasos\n\nReinicia el servidor.", "Reinicia el servidor."],
@@ -32,6 +33,7 @@ test("es: questions, requests, waits and hand-overs", () => {
     "Tras tu aprobación, haré el despliegue.",
     "Cuando me pases el token, lo configuraré.",
     ["¿Migro también los datos antiguos?\nSi es así, escribiré un script.", "¿Migro también los datos antiguos?"],
+    ["¿Migro también los datos antiguos?\nDe lo contrario, los dejo como están.", "¿Migro también los datos antiguos?"],
     ["Estas son las opciones; elige la que prefieras:\n- mantener la caché\n- borrarla", "Estas son las opciones; elige la que prefieras:"],
   ], context);
   askingNothing([
@@ -40,6 +42,7 @@ test("es: questions, requests, waits and hand-overs", () => {
     "Por qué puedo borrar la tabla vieja? Ya nadie la usa.",
     "No necesito tu confirmación para esto.",
     "Si falla la compilación, pega el log, por favor.",
+    "En caso de error, pega el log, por favor.",
     "Pega aquí el log si lo deseas.",
     "Ejecuta `npm start` para ver el resultado.",
     "## Próximos pasos\n\nVoy a añadir la migración.",
@@ -112,6 +115,8 @@ test("de: questions, requests, waits and hand-overs", () => {
     "Nach deiner Freigabe spiele ich das Update ein.",
     "Sobald du die Datei geschickt hast, kann ich weitermachen.",
     ["Sollen die alten Daten auch migriert werden?\nWenn ja, schreibe ich ein Skript.", "Sollen die alten Daten auch migriert werden?"],
+    ["Sollen die alten Daten auch migriert werden?\nAnsonsten lasse ich sie, wie sie sind.", "Sollen die alten Daten auch migriert werden?"],
+    "Schick mir bitte das Log, falls der Build fehlschlägt.",
     ["Hier sind die Optionen, wähle eine aus:\n- Cache behalten\n- Cache löschen", "Hier sind die Optionen, wähle eine aus:"],
   ], context);
   askingNothing([
@@ -130,6 +135,10 @@ test("fr: questions, requests, waits and hand-overs", () => {
   const context = "La migration est dans la branche et se lance de nouveau à chaque déploiement.";
   asking([
     ["Je migre aussi les anciens enregistrements ? Il y en a environ deux cents.", "Je migre aussi les anciens enregistrements ?"],
+    ["Les anciens enregistrements, je les migre aussi ? Il y en a deux cents.", "Les anciens enregistrements, je les migre aussi ?"],
+    "Pourriez-vous m'indiquer le port du proxy.",
+    "Précise le port du proxy, s'il te plaît.",
+    "S'il vous plaît, précisez le port du proxy.",
     "Merci de partager le fichier de configuration.",
     "Envoie le fichier de log, s'il te plaît.",
     "S'il vous plaît, confirmez le nom de domaine.",
@@ -149,6 +158,7 @@ test("fr: questions, requests, waits and hand-overs", () => {
     "Dès votre validation, je lance le déploiement.",
     "Une fois que vous aurez envoyé le fichier, je pourrai continuer.",
     ["Faut-il migrer aussi les anciennes données ?\nSi oui, j'écrirai un script.", "Faut-il migrer aussi les anciennes données ?"],
+    ["Faut-il migrer aussi les anciennes données ?\nSinon, je garde l'ancien schéma.", "Faut-il migrer aussi les anciennes données ?"],
     ["Voici les options, choisissez celle qui vous convient :\n- garder le cache\n- vider le cache", "Voici les options, choisissez celle qui vous convient :"],
   ], context);
   askingNothing([
