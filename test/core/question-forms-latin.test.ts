@@ -113,6 +113,7 @@ test("de: questions, requests, waits and hand-overs", () => {
     "Nenne bitte den Port des Proxys.",
     "Lass mich wissen, welchen Port der Proxy nutzt.",
     "Dann lass mich wissen, welchen Port der Proxy nutzt.",
+    "Lass mich wissen, welche Option du willst.",
     "Bitte testen.",
     "Führe das Skript aus und füge die Ausgabe hier ein.",
     "Jetzt führe das Skript aus und füge die Ausgabe hier ein.",
