@@ -163,6 +163,7 @@ test("fr: questions, requests, waits and hand-overs", () => {
     "Faites-moi savoir quelle option vous préférez.",
     "Ensuite, faites-moi savoir quelle option vous préférez.",
     "Faites-moi savoir, pour le cache, quelle option vous préférez.",
+    "Faites-moi savoir lequel des deux vous préférez.",
     "Merci de partager le fichier de configuration.",
     "Envoie le fichier de log, s'il te plaît.",
     "S'il vous plaît, confirmez le nom de domaine.",
