@@ -70,6 +70,7 @@ test("pt: questions, requests, waits and hand-overs", () => {
     "Rode o script e cole aqui a saída.",
     "Agora rode o script e cole aqui a saída.",
     ["## Próximos passos\n\nReinicie o servidor.", "Reinicie o servidor."],
+    ["## Próximos passos\n\nFaça login com a conta de teste.", "Faça login com a conta de teste."],
     "Diga-me qual opção prefere.",
     "Você precisa reiniciar o servidor para que eu possa continuar.",
     "Rode a migração na sua máquina.",
