@@ -233,6 +233,7 @@ test("it: questions, requests, waits and hand-overs", () => {
     "Procedo con il deploy? Sì, lo avvio subito.",
     "Perché mi serve ancora la vecchia cache? L'app mobile la usa.",
     "Se la build fallisce, per favore, incolla il log.",
+    "Nel caso la build fallisca, per favore, incolla il log.",
     "Incolla qui il log se hai bisogno di aiuto.",
     "Esegui `npm start` per vedere il risultato.",
     "Tutti i test passano.",
@@ -306,6 +307,7 @@ test("cs: questions, requests, waits and hand-overs", () => {
   ], context);
   askingNothing([
     "Mám to nasadit hned? Ano, nasazuji.",
+    "Proč mi build padá jen v pondělí? Klíč obsahuje den v týdnu.",
     "Pokud build selže, pošlete mi log, prosím.",
     "Vložte sem log, pokud potřebujete pomoc.",
     "Spusťte `npm start` a uvidíte výsledek.",
