@@ -111,7 +111,18 @@ const TARGETS: readonly Target[] = [
   {
     file: "src/config.ts",
     // Each later key is pinned beside what it drives: notifyCommand's program, children, the limit wait, check-ins.
-    tests: ["test/config/config.test.ts", "test/core/verify.test.ts", "test/config/defects-config.test.ts", "test/core/child.test.ts", "test/core/limit-stop.test.ts", "test/loop/work-wait.test.ts"],
+    tests: [
+      "test/config/*.test.ts",
+      "test/core/verify.test.ts",
+      "test/core/child.test.ts",
+      "test/core/limit-stop.test.ts",
+      "test/loop/work-wait.test.ts",
+      "test/core/judge.test.ts",
+      "test/loop/hand-over.test.ts",
+      "test/loop/hand-off.test.ts",
+      "test/io/project-check.test.ts",
+      "test/io/approvals.test.ts",
+    ],
     group: "config",
   },
   {
