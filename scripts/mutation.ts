@@ -86,7 +86,7 @@ const TARGETS: readonly Target[] = [
     group: "core",
     skipTests: ADAPTER_PROPERTIES,
   },
-  { file: "src/core/question.ts", tests: QUESTION_TESTS, group: "core" },
+  { file: "src/core/question.ts", tests: ["test/core/question-engine.test.ts", ...QUESTION_TESTS], group: "core" },
   // The table of forms per language, and the hand-over sentences read from it.
   { file: "src/core/question-forms.ts", tests: ["test/question-forms.test.ts", "test/question-hands-over.test.ts", "test/question-hand-over.test.ts", ...QUESTION_TESTS], group: "core" },
   { file: "src/core/judge.ts", tests: ["test/core/judge.test.ts", "test/host/judge.test.ts", "test/loop/*.test.ts"], group: "core" },
