@@ -44,6 +44,8 @@ test("lines: CRLF, a lone CR, blank lines, spaces and invisible lines between a 
     [`${DONE}\r\n\r\n${ASK}\r\n`, ASK],
     [`${DONE}\r${ASK}`, ASK],
     [`${ASK}\n   \n`, ASK],
+    [`${ASK}\n\n   \n`, ASK],
+    [`${ASK}\n\n\x7f\n`, ASK],
     [`${ASK}\n\t\n\n`, ASK],
     [`${ASK}\n\u200b\n\u00a0 \n`, ASK],
     [`${ASK}\n\u{e0041}\u{e0042}\n`, ASK],
@@ -81,6 +83,8 @@ test("code: a closing fenced block after the question is set aside, whatever clo
     [`${ASK}\n\`\`\`ts\nconst x = 1;\n\`\`\``, ASK],
     [`${ASK}\n\n\`\`\`\ncode\n\`\`\`\`\n`, ASK],
     [`${ASK}\n\n\`\`\`\ncode\n\`\`\`  \n`, ASK],
+    [`${ASK}\n\n\`\`\`\ncode\n\`\`\`\t\n`, ASK],
+    [`${ASK}\n\`\`\`\n\`code\`\n\`\`\``, ASK],
     [`${ASK}\n\n   \`\`\`\ncode\n   \`\`\`\n`, ASK],
     [`${ASK}\n\n~~~ a\`b\ncode\n~~~\n`, ASK],
     [`${ASK}\n\n~~~~\ncode\n~~~\nmore code\n~~~~~\n`, ASK],
@@ -110,6 +114,7 @@ test("code: inline code and URLs hide a question mark; a URL question needs two 
     [`${DONE}\n\nCan you open https://example.com/report?`, "Can you open https://example.com/report?"],
     [`${DONE}\n\nShall I use \`pnpm\`?`, "Shall I use `pnpm`?"],
     [`${DONE}\n\n???`, undefined],
+    [`${DONE}\n\nSee https://example.com/a? ${ASK}`, `See https://example.com/a? ${ASK}`],
   ]);
 });
 
@@ -130,6 +135,8 @@ test("quotations: in the closing prose, a quoted request is hidden, an apostroph
   reads([
     [`${DONE} The old dialog said "please confirm the version" and we dropped it.`, undefined],
     [`${DONE} The error reads 'please share the log' in the old build.`, undefined],
+    [`${DONE} The old dialog said "please confirm the version`, undefined],
+    [`${DONE} The build's green. Please confirm the version.`, "Please confirm the version."],
     [`${DONE} It's done, and the build's green. Please confirm the version.`, "Please confirm the version."],
     // A quotation that opens the line is the agent's own words in quotes.
     [`${DONE}\n\n“Please confirm the version,” the exporter asks on start.`, "“Please confirm the version,” the exporter asks on start."],
@@ -175,6 +182,10 @@ test("trailers: tag lines, rules, comments and decoration lines after the questi
 test("trailers: more than three tag lines, or only trailers, ask nothing; a long bracketed line is prose", () => {
   reads([
     [`${ASK}\n[one]\n[two]\n[three]\n[four]`, undefined],
+    [`${ASK}\n**[one]**\n[two]\n[three]\n[four]`, undefined],
+    [`${ASK}\n[x]\n[y]\n[z]\n[w]`, undefined],
+    // A line that opens with a tag and goes on is prose.
+    [`${DONE}\n\n[Note] Please confirm the version.`, "[Note] Please confirm the version."],
     [`[one]\n[two]`, undefined],
     ["```\ncode\n```", undefined],
     // 49 characters in brackets is not a tag: it is the last line, the question the paragraph before it.
@@ -208,6 +219,8 @@ test("options: a closing list under a line that asks", () => {
     [`${DONE}\n\`\`\`\ncode\n\`\`\`\n- add tests\n- ship it`, undefined],
     // A question word asks the person here because it is followed by the options to choose from.
     [`${DONE}\nWhich one?\n- Postgres\n- SQLite`, "Which one?"],
+    [`${DONE}\nWhich one?\n(1) Postgres\n(2) SQLite`, "Which one?"],
+    [`${DONE}\nWhich one?\n1、Postgres\n2、SQLite`, "Which one?"],
     [`${DONE}\nWhen can we ship it?\n- today\n- tomorrow`, "When can we ship it?"],
   ]);
 });
@@ -290,6 +303,11 @@ test("requests: conditions, offers, negations and later use are sign-offs", () =
     [`${DONE} Open settings and toggle dark mode.`, undefined],
     [`${DONE} Run \`/clear\` to start fresh.`, undefined],
     [`${DONE} Add the importer next.`, undefined],
+    [`${DONE} Test it now!!`, "Test it now!!"],
+    // A list of what remains is the agent's own plan, not a request.
+    [`${DONE}\n\nRemaining:\n- Restart the server and check the logs\n- Ship the release`, undefined],
+    [`${DONE}\n\nRemaining:\n- Reload the page to verify the fix\n- Ship the release`, undefined],
+    [`${DONE}\n\nStill to do:\n- Test the login flow\n- Ship the release`, undefined],
   ]);
 });
 
@@ -306,12 +324,17 @@ test("headings: under a turn heading any imperative asks; under Next steps only 
     [`${DONE}\n\n## Next steps\n\nRun \`/clear\` to start fresh.`, "Run `/clear` to start fresh."],
     [`${DONE}\n\n**Next step:** Restart the server.`, "Restart the server."],
     [`${DONE}\n\n## Summary\n\nOpen settings and toggle dark mode.`, undefined],
+    [`${DONE}\n\n## Ready to test!\n\nOpen settings and toggle dark mode.`, "Open settings and toggle dark mode."],
+    [`${DONE}\n\n## Ready to test ##\n\nOpen settings and toggle dark mode.`, "Open settings and toggle dark mode."],
+    // A line above the heading, in the same paragraph, is not under it.
+    [`${DONE}\n\nOpen settings and toggle dark mode.\n## Ready to test\nThe app is built.`, undefined],
   ]);
 });
 
 test("headings: the whole section under a turn heading is the closing prose", () => {
   reads([
     [`${DONE}\n\n## Ready to test\n\nOpen the app.\n\nThe login page is new.`, "Open the app."],
+    [`${DONE}\n\n## Ready to test\n\nOpen the app.\n\`\`\`\ncode\n\`\`\`\nThe login page is new.`, "Open the app."],
     [`${DONE}\n\nOpen the app.\n\nThe login page is new.`, undefined],
     [`${DONE}\n\n## Summary\n\nOpen the app.\n\nThe login page is new.`, undefined],
     // The closing section is the one under the last heading.
@@ -365,6 +388,9 @@ test("long replies: a long line is read by its end, a long reply by its last lin
   reads([
     [`${DONE} ${"The parser is stable. ".repeat(300)}Please confirm the version.`, "Please confirm the version."],
     [`${DONE}\n\nPlease confirm the version. ${"The parser is stable. ".repeat(50)}`, undefined],
+    // The closing prose is read by its last 4,000 characters.
+    [`${DONE}\n\nPlease confirm the version.\n${`${"The parser is stable. ".repeat(46)}\n`.repeat(3)}`, "Please confirm the version."],
+    [`${DONE}\n\nPlease confirm the version.\n${`${"The parser is stable. ".repeat(46)}\n`.repeat(4)}`, undefined],
   ]);
 });
 
@@ -405,6 +431,7 @@ test("handsOver: offers, conditions, later use, code, quotations and far-back li
     [`Please test the login page now.\n${filler.split("\n").slice(1).join("\n")}`, "Please test the login page now."],
     [`Please test the login page now.\n\`\`\`\ncode`, undefined],
     [`Please test the login page now.\n[one]\n[two]\n[three]\n[four]`, undefined],
+    [`${DONE}\n\nRemaining:\n- Restart the server and check the logs\n- Ship the release`, undefined],
   ]);
 });
 
