@@ -115,6 +115,11 @@ test("code: inline code and URLs hide a question mark; a URL question needs two 
     [`${DONE}\n\nShall I use \`pnpm\`?`, "Shall I use `pnpm`?"],
     [`${DONE}\n\n???`, undefined],
     [`${DONE}\n\nSee https://example.com/a? ${ASK}`, `See https://example.com/a? ${ASK}`],
+    [`${DONE}\n\nhttps://example.com/report?`, undefined],
+  ]);
+  // The question mark after a URL inside brackets is prose, not part of the URL.
+  assert.match(askedQuestion(`${DONE}\n\nCan you check it (https://example.com/report?)`) ?? "", /^Can you check it \(https:\/\/example\.com\/report\?\)?$/u);
+  reads([
   ]);
 });
 
@@ -158,6 +163,13 @@ test("decoration: quote, list, heading and emphasis prefixes, closing marks, emo
     [`${DONE}\n\nShall I merge the branch first? (recommended)`, "Shall I merge the branch first?"],
     [`${DONE}\n\n**Shall I merge the branch first?** _(my advice: yes)_`, "Shall I merge the branch first?"],
     [`${DONE}\n\nShall I merge the branch first? (it has ${"x".repeat(90)})`, "Shall I merge the branch first?"],
+    // In a list item the next sentence would answer the question: only the parenthetical's removal keeps it asked.
+    [`${DONE}\n\n- Shall I merge the branch first? (recommended)`, "Shall I merge the branch first?"],
+    [`${DONE}\n\n- Shall I merge the branch first?(recommended)`, "Shall I merge the branch first?"],
+    [`${DONE}\n\n- **Shall I merge the branch first?** _(my advice: yes)_`, "Shall I merge the branch first?"],
+    [`${DONE}\n\n*** ${ASK}`, ASK],
+    // Only a parenthetical that ends the line is set aside.
+    [`${DONE}\n\nShall I merge it first? (recommended) Or rebase it?`, "Shall I merge it first? (recommended) Or rebase it?"],
   ]);
 });
 
@@ -184,6 +196,15 @@ test("trailers: more than three tag lines, or only trailers, ask nothing; a long
     [`${ASK}\n[one]\n[two]\n[three]\n[four]`, undefined],
     [`${ASK}\n**[one]**\n[two]\n[three]\n[four]`, undefined],
     [`${ASK}\n[x]\n[y]\n[z]\n[w]`, undefined],
+    // Rules and comments count among the trailing lines too.
+    [`${ASK}\n[one]\n[two]\n[three]\n* * *`, undefined],
+    [`${ASK}\n[one]\n[two]\n[three]\n- - -`, undefined],
+    [`${ASK}\n[one]\n[two]\n[three]\n_ _ _`, undefined],
+    [`${ASK}\n[one]\n[two]\n[three]\n<!-- build 42 -->`, undefined],
+    [`${ASK}\n\n- - -`, ASK],
+    // A rule or a comment after text on the line is not a line of its own.
+    [`${DONE}\n\nPlease confirm the version. ***`, "Please confirm the version."],
+    [`${DONE}\n\nPlease confirm the version. <!-- v2 -->`, "Please confirm the version."],
     // A line that opens with a tag and goes on is prose.
     [`${DONE}\n\n[Note] Please confirm the version.`, "[Note] Please confirm the version."],
     [`[one]\n[two]`, undefined],
@@ -195,6 +216,11 @@ test("trailers: more than three tag lines, or only trailers, ask nothing; a long
     [`${DONE}\n\n[42]`, undefined],
     [`${DONE}\n\nShall I tag it? [Recommended]`, "Shall I tag it?"],
   ]);
+});
+
+test("trailers: a comment that opens a line of prose leaves the line prose", () => {
+  // What is shown of the comment is not pinned here.
+  assert.match(askedQuestion(`${DONE}\n\n<!-- v2 --> Please confirm the version.`) ?? "", /Please confirm the version\.$/u);
 });
 
 test("depends: a line that depends on the question right above it", () => {
@@ -220,13 +246,17 @@ test("options: a closing list under a line that asks", () => {
     // A question word asks the person here because it is followed by the options to choose from.
     [`${DONE}\nWhich one?\n- Postgres\n- SQLite`, "Which one?"],
     [`${DONE}\nWhich one?\n(1) Postgres\n(2) SQLite`, "Which one?"],
+    [`${DONE}\nWhich one?\na) Postgres\nb) SQLite`, "Which one?"],
+    [`${DONE}\nWhich one?\n・ Postgres\n・ SQLite`, "Which one?"],
+    [`${DONE}\nWhich one?\n-  Postgres\n-  SQLite`, "Which one?"],
+    [`${DONE}\nWhich one?\n${Array.from({ length: 10 }, (_, index) => `${index + 1}、option ${index + 1}`).join("\n")}`, "Which one?"],
     [`${DONE}\nWhich one?\n1、Postgres\n2、SQLite`, "Which one?"],
     [`${DONE}\nWhen can we ship it?\n- today\n- tomorrow`, "When can we ship it?"],
   ]);
 });
 
 test("options: twelve options are read, a thirteenth is past the bound", () => {
-  const options = (count: number) => Array.from({ length: count }, (_, index) => `- option ${index + 1}`).join("\n");
+  const options = (count: number) => Array.from({ length: count }, (_, index) => `${index + 1}. option ${index + 1}`).join("\n");
   reads([
     [`${DONE}\n\nWhich one should I use?\n\n${options(12)}`, "Which one should I use?"],
     [`${DONE}\n\nWhich one should I use?\n\n${options(13)}`, undefined],
