@@ -86,6 +86,7 @@ test("code: a closing fenced block after the question is set aside, whatever clo
     [`${ASK}\n\n\`\`\`\ncode\n\`\`\`\t\n`, ASK],
     [`${ASK}\n\`\`\`\n\`code\`\n\`\`\``, ASK],
     [`${ASK}\n\n   \`\`\`\ncode\n   \`\`\`\n`, ASK],
+    [`${ASK}\n\n   \`\`\`\nYes, I will merge it.\n   \`\`\``, ASK],
     [`${ASK}\n\n~~~ a\`b\ncode\n~~~\n`, ASK],
     [`${ASK}\n\n~~~~\ncode\n~~~\nmore code\n~~~~~\n`, ASK],
     [`${ASK}\n\n\`\`\`\none\n\`\`\`\n\`\`\`\ntwo\n\`\`\`\n`, ASK],
@@ -99,6 +100,7 @@ test("code: what only looks like a fence is a line", () => {
     [`\`\`\`not\`a fence\n${ASK}`, ASK],
     // Two backticks, or four spaces before three, open nothing.
     [`\`\`\n${ASK}`, ASK],
+    [`${DONE}\n\`\`\n${ASK}`, ASK],
     [`    \`\`\`\n${ASK}`, ASK],
     [`${DONE}\n\n\`\`\`ts\n`, undefined],
   ]);
@@ -116,6 +118,9 @@ test("code: inline code and URLs hide a question mark; a URL question needs two 
     [`${DONE}\n\n???`, undefined],
     [`${DONE}\n\nSee https://example.com/a? ${ASK}`, `See https://example.com/a? ${ASK}`],
     [`${DONE}\n\nhttps://example.com/report?`, undefined],
+    [`${DONE}\n\nIs the report at https://example.com/report?`, "Is the report at https://example.com/report?"],
+    // A mark after nothing but code asks nothing.
+    [`${DONE}\n\n\`git status\`?`, undefined],
   ]);
   // The question mark after a URL inside brackets is prose, not part of the URL.
   assert.match(askedQuestion(`${DONE}\n\nCan you check it (https://example.com/report?)`) ?? "", /^Can you check it \(https:\/\/example\.com\/report\?\)?$/u);
@@ -129,8 +134,12 @@ test("quotations: a question quoted after other text is someone else's; one that
     [`${DONE}\n\nThe old prompt said «Shall I merge the branch?»`, undefined],
     [`${DONE}\n\nThe old prompt said 'Shall I merge the branch?'`, undefined],
     [`${DONE}\n\nThe old prompt said “Shall I merge the branch?”`, undefined],
+    [`${DONE}\n\n(The old prompt said "Shall I merge the branch?")`, undefined],
+    // The quotation is not the end of the line: the line's own question is.
+    [`${DONE}\n\nThe old prompt said "why?" Is the branch ready to merge?`, 'The old prompt said "why?" Is the branch ready to merge?'],
   ]);
   // A quotation that opens the line is the agent's own question (what is shown keeps its opening quote).
+  assert.match(askedQuestion(`${DONE}\n\n"Is the branch ready to merge?"`) ?? "", /^"?Is the branch ready to merge\?"?$/u);
   for (const reply of [`${DONE}\n\n**"Shall I merge the branch?"**`, `${DONE}\n\n"Shall I merge the branch?"`, `${DONE}\n\n(“Shall I merge the branch?”)`]) {
     assert.match(askedQuestion(reply) ?? "", /^\(?["“]?Shall I merge the branch\?["”]?$/u, reply);
   }
@@ -196,6 +205,12 @@ test("trailers: more than three tag lines, or only trailers, ask nothing; a long
     [`${ASK}\n[one]\n[two]\n[three]\n[four]`, undefined],
     [`${ASK}\n**[one]**\n[two]\n[three]\n[four]`, undefined],
     [`${ASK}\n[x]\n[y]\n[z]\n[w]`, undefined],
+    [`${ASK}\n[one]\n[two]\n[three]\n  [four]  `, undefined],
+    // Lines of emoji count; lines of invisible characters are blank and do not.
+    [`${ASK}\n[one]\n[two]\n[three]\n🚀`, undefined],
+    [`${ASK}\n[one]\n[two]\n[three]\n\u00a0✨`, undefined],
+    [`${ASK}\n[one]\n[two]\n[three]\n\u{e0041}`, ASK],
+    [`${ASK}\n[one]\n[two]\n[three]\n\u00a0\u2060`, ASK],
     // Rules and comments count among the trailing lines too.
     [`${ASK}\n[one]\n[two]\n[three]\n* * *`, undefined],
     [`${ASK}\n[one]\n[two]\n[three]\n- - -`, undefined],
@@ -228,6 +243,8 @@ test("depends: a line that depends on the question right above it", () => {
     [`${DONE}\n${ASK}\nIf yes, I'll tag the release.`, ASK],
     [`${DONE}\n${ASK}\n- Once you confirm, I'll tag the release.`, ASK],
     [`${DONE}\nThe branch is ready.\nIf yes, I'll tag the release.`, undefined],
+    // The line above asks by its mark alone, which the closing prose would not read as speaking to the person.
+    [`${DONE}\nIs the branch ready?\nIf yes, I'll tag the release.`, "Is the branch ready?"],
     [`If yes, I'll tag the release.`, undefined],
   ]);
 });
@@ -247,6 +264,7 @@ test("options: a closing list under a line that asks", () => {
     [`${DONE}\nWhich one?\n- Postgres\n- SQLite`, "Which one?"],
     [`${DONE}\nWhich one?\n(1) Postgres\n(2) SQLite`, "Which one?"],
     [`${DONE}\nWhich one?\na) Postgres\nb) SQLite`, "Which one?"],
+    [`${DONE}\n**Which option do you prefer:**\n- Postgres\n- SQLite`, "Which option do you prefer:"],
     [`${DONE}\nWhich one?\n・ Postgres\n・ SQLite`, "Which one?"],
     [`${DONE}\nWhich one?\n-  Postgres\n-  SQLite`, "Which one?"],
     [`${DONE}\nWhich one?\n${Array.from({ length: 10 }, (_, index) => `${index + 1}、option ${index + 1}`).join("\n")}`, "Which one?"],
@@ -275,6 +293,7 @@ test("closing prose: a question to the person anywhere in the last paragraph", (
     [`${DONE}\n\nShould I use the cache:`, undefined],
     [`${DONE} The page is at https://example.com/login. Please confirm the version.`, "Please confirm the version."],
     [`${DONE} The file is v1.2.3 now. Please confirm the version.`, "Please confirm the version."],
+    [`${DONE} Run \`npm run build\` once. Please confirm the version.`, "Please confirm the version."],
     ["エクスポートは完成しました。ブランチをマージしてもよろしいでしょうか。三つのモジュールに影響します。", "ブランチをマージしてもよろしいでしょうか。"],
   ]);
 });
