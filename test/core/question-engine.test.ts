@@ -87,6 +87,7 @@ test("code: a closing fenced block after the question is set aside, whatever clo
     [`${ASK}\n\`\`\`\n\`code\`\n\`\`\``, ASK],
     [`${ASK}\n\n   \`\`\`\ncode\n   \`\`\`\n`, ASK],
     [`${ASK}\n\n   \`\`\`\nYes, I will merge it.\n   \`\`\``, ASK],
+    [`${ASK}\n\n~~~\nYes, I will merge it.\n~~~`, ASK],
     [`${ASK}\n\n~~~ a\`b\ncode\n~~~\n`, ASK],
     [`${ASK}\n\n~~~~\ncode\n~~~\nmore code\n~~~~~\n`, ASK],
     [`${ASK}\n\n\`\`\`\none\n\`\`\`\n\`\`\`\ntwo\n\`\`\`\n`, ASK],
@@ -135,11 +136,15 @@ test("quotations: a question quoted after other text is someone else's; one that
     [`${DONE}\n\nThe old prompt said 'Shall I merge the branch?'`, undefined],
     [`${DONE}\n\nThe old prompt said “Shall I merge the branch?”`, undefined],
     [`${DONE}\n\n(The old prompt said "Shall I merge the branch?")`, undefined],
+    [`${DONE}\n\nPrompt:"Is the branch ready to merge?"`, undefined],
+    // A closing quote that nothing opened is decoration.
+    [`${DONE}\n\n${ASK}"`, ASK],
     // The quotation is not the end of the line: the line's own question is.
     [`${DONE}\n\nThe old prompt said "why?" Is the branch ready to merge?`, 'The old prompt said "why?" Is the branch ready to merge?'],
   ]);
   // A quotation that opens the line is the agent's own question (what is shown keeps its opening quote).
   assert.match(askedQuestion(`${DONE}\n\n"Is the branch ready to merge?"`) ?? "", /^"?Is the branch ready to merge\?"?$/u);
+  assert.match(askedQuestion(`${DONE}\n\n**"Is the branch ready to merge?"**`) ?? "", /^"?Is the branch ready to merge\?"?$/u);
   for (const reply of [`${DONE}\n\n**"Shall I merge the branch?"**`, `${DONE}\n\n"Shall I merge the branch?"`, `${DONE}\n\n(“Shall I merge the branch?”)`]) {
     assert.match(askedQuestion(reply) ?? "", /^\(?["“]?Shall I merge the branch\?["”]?$/u, reply);
   }
@@ -149,6 +154,7 @@ test("quotations: in the closing prose, a quoted request is hidden, an apostroph
   reads([
     [`${DONE} The old dialog said "please confirm the version" and we dropped it.`, undefined],
     [`${DONE} The error reads 'please share the log' in the old build.`, undefined],
+    [`${DONE}\n\nThe dialog said "please confirm the version" once.`, undefined],
     [`${DONE} The old dialog said "please confirm the version`, undefined],
     [`${DONE} The build's green. Please confirm the version.`, "Please confirm the version."],
     [`${DONE} It's done, and the build's green. Please confirm the version.`, "Please confirm the version."],
@@ -209,6 +215,7 @@ test("trailers: more than three tag lines, or only trailers, ask nothing; a long
     // Lines of emoji count; lines of invisible characters are blank and do not.
     [`${ASK}\n[one]\n[two]\n[three]\n🚀`, undefined],
     [`${ASK}\n[one]\n[two]\n[three]\n\u00a0✨`, undefined],
+    [`${ASK}\n[one]\n[two]\n[three]\n\ufeff✨`, undefined],
     [`${ASK}\n[one]\n[two]\n[three]\n\u{e0041}`, ASK],
     [`${ASK}\n[one]\n[two]\n[three]\n\u00a0\u2060`, ASK],
     // Rules and comments count among the trailing lines too.
@@ -264,6 +271,8 @@ test("options: a closing list under a line that asks", () => {
     [`${DONE}\nWhich one?\n- Postgres\n- SQLite`, "Which one?"],
     [`${DONE}\nWhich one?\n(1) Postgres\n(2) SQLite`, "Which one?"],
     [`${DONE}\nWhich one?\na) Postgres\nb) SQLite`, "Which one?"],
+    // An option that opens like a dependent line is still an option.
+    [`${DONE}\nWhich one?\n- Postgres\n- Otherwise SQLite`, "Which one?"],
     [`${DONE}\n**Which option do you prefer:**\n- Postgres\n- SQLite`, "Which option do you prefer:"],
     [`${DONE}\nWhich one?\n・ Postgres\n・ SQLite`, "Which one?"],
     [`${DONE}\nWhich one?\n-  Postgres\n-  SQLite`, "Which one?"],
@@ -307,10 +316,14 @@ test("closing prose: questions that ask nobody, are answered, or set up what fol
     [`${DONE} Should I go on? (Short answer) Yes.`, undefined],
     [`${DONE} What if you need JSON? Pass the flag.`, undefined],
     [`${DONE} Why does it fail? The cache is stale.`, undefined],
+    // A question word asks the person only when it names them.
+    [`${DONE} When can we ship it? The build is green.`, undefined],
     [`${DONE}\nNotes:\n- Can I reuse the cache? It runs once per build.`, undefined],
     // A list item's question that another question follows is not answered by it.
     [`${DONE}\nNotes:\n- Can I reuse the cache? Can it run twice?\n- It runs once per build.`, "Can I reuse the cache?"],
     [`${DONE}\nNotes:\n- Can I reuse the cache? It runs once per build.\n- The rest is small.`, undefined],
+    // The next list item does not answer the question of the item above it.
+    [`${DONE}\nNotes:\n- Can I reuse the cache?\n- It runs once per build.`, "Can I reuse the cache?"],
   ]);
 });
 
@@ -336,6 +349,10 @@ test("requests: what only the person can give, a wait, a hand-over, an act the n
     [`${DONE} Reload the page to verify the fix.`, "Reload the page to verify the fix."],
     [`${DONE} Please test the login flow.`, "Please test the login flow."],
     [`${DONE} Test it now!`, "Test it now!"],
+    [`${DONE} Let me know which database you prefer.`, "Let me know which database you prefer."],
+    [`${DONE} You need to send me the build output.`, "You need to send me the build output."],
+    [`${DONE} Open https://example.com/login and check the header.`, "Open https://example.com/login and check the header."],
+    [`${DONE} Once you restart the server, I'll check the logs.`, "Once you restart the server, I'll check the logs."],
   ]);
 });
 
@@ -343,6 +360,8 @@ test("requests: conditions, offers, negations and later use are sign-offs", () =
   reads([
     [`${DONE} If you hit errors, paste the log here.`, undefined],
     [`${DONE} Should it fail, paste the log here.`, undefined],
+    [`${DONE} If the build breaks, please share the log.`, undefined],
+    [`${DONE} Share the log with me if you want.`, undefined],
     [`${DONE} Feel free to share the log with me.`, undefined],
     [`${DONE} Let me know if you need anything else.`, undefined],
     [`${DONE} There is no need to wait for your approval.`, undefined],
@@ -352,6 +371,8 @@ test("requests: conditions, offers, negations and later use are sign-offs", () =
     [`${DONE} Open settings and toggle dark mode.`, undefined],
     [`${DONE} Run \`/clear\` to start fresh.`, undefined],
     [`${DONE} Add the importer next.`, undefined],
+    [`${DONE} The field is undefined in the old config.`, undefined],
+    [`${DONE}\n\nThe old field stays undefined.`, undefined],
     [`${DONE} Test it now!!`, "Test it now!!"],
     // A list of what remains is the agent's own plan, not a request.
     [`${DONE}\n\nRemaining:\n- Restart the server and check the logs\n- Ship the release`, undefined],
@@ -372,6 +393,8 @@ test("headings: under a turn heading any imperative asks; under Next steps only 
     [`${DONE}\n\n## Next steps\n\nAdd the importer.`, undefined],
     [`${DONE}\n\n## Next steps\n\nRun \`/clear\` to start fresh.`, "Run `/clear` to start fresh."],
     [`${DONE}\n\n**Next step:** Restart the server.`, "Restart the server."],
+    [`${DONE}\n\n- **Next step:** Restart the server.`, "Restart the server."],
+    [`${DONE}\n\n**Next step**: Restart the server.`, "Restart the server."],
     [`${DONE}\n\n## Summary\n\nOpen settings and toggle dark mode.`, undefined],
     [`${DONE}\n\n## Ready to test!\n\nOpen settings and toggle dark mode.`, "Open settings and toggle dark mode."],
     [`${DONE}\n\n## Ready to test ##\n\nOpen settings and toggle dark mode.`, "Open settings and toggle dark mode."],
