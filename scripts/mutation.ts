@@ -89,7 +89,7 @@ const TARGETS: readonly Target[] = [
     group: "core",
     skipTests: ADAPTER_PROPERTIES,
   },
-  { file: "src/core/question.ts", tests: QUESTION_TESTS, group: "core" },
+  { file: "src/core/question.ts", tests: ["test/core/question-engine.test.ts", ...QUESTION_TESTS], group: "core" },
   // The table of forms per language, and the hand-over sentences read from it: its own tests first, English and
   // the helpers, then the other scripts, then the Latin rows (each file compiles few sets of rows, so it is quick).
   { file: "src/core/question-forms.ts", tests: ["test/core/question-forms.test.ts", "test/core/question-forms-scripts.test.ts", "test/core/question-forms-latin.test.ts", "test/core/question-forms-marks.test.ts", "test/question-forms.test.ts", "test/question-hands-over.test.ts", "test/question-hand-over.test.ts", ...QUESTION_TESTS], group: "core" },
