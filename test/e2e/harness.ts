@@ -279,6 +279,13 @@ export function updateTasks(ids: readonly number[], status = "completed"): Scrip
 /** The two-task list most scenarios plan, the tool turn that creates it, and the one that completes both. */
 export const TWO_TASKS: readonly string[] = ["Write the parser", "Write the tests"];
 export const PLAN_TWO: ScriptStep = createTasks(...TWO_TASKS);
+
+/** A provider's usage limit, as Anthropic words its 429; pi retries none of it under NO_RETRY. */
+export const LIMIT_429: ScriptStep = { stopReason: "error", errorMessage: '429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}' };
+export const NO_RETRY = { retry: { enabled: false } } as const;
+/** A `maxLimitWaitMinutes` of 3 s, so a usage-limit wait ends within a test. */
+export const LIMIT_WAIT_CAP = 0.05;
+export const LIMIT_WAIT_MS = LIMIT_WAIT_CAP * 60_000;
 export const FINISH_TWO: ScriptStep = updateTasks([1, 2]);
 
 /** A tool turn with arbitrary calls. */

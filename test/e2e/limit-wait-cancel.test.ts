@@ -25,14 +25,14 @@ import {
   TWO_TASKS as TASKS,
   PLAN_TWO as plan,
   FINISH_TWO as finish,
+  LIMIT_429 as LIMIT,
+  LIMIT_WAIT_CAP as CAP,
+  LIMIT_WAIT_MS as WAIT_MS,
+  NO_RETRY,
 } from "./harness.ts";
 import type { ScriptStep } from "./harness.ts";
 
 const timeout = SCENARIO_TIMEOUT_MS;
-const NO_RETRY = { retry: { enabled: false } };
-const LIMIT: ScriptStep = { stopReason: "error", errorMessage: '429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}' };
-const CAP = 0.05;
-const WAIT_MS = CAP * 60_000;
 const LATE_GOAL = join(dirname(fileURLToPath(import.meta.url)), "stand-ins", "late-goal.ts");
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const script: ScriptStep[] = [plan, LIMIT, finish, say("Done.")];

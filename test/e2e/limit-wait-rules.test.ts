@@ -34,14 +34,14 @@ import {
   withRpc,
   TWO_TASKS as TASKS,
   PLAN_TWO as plan,
+  LIMIT_429 as LIMIT,
+  LIMIT_WAIT_CAP as CAP,
+  LIMIT_WAIT_MS as WAIT_MS,
+  NO_RETRY,
 } from "./harness.ts";
 import type { Sandbox, ScriptStep } from "./harness.ts";
 
 const timeout = SCENARIO_TIMEOUT_MS;
-const NO_RETRY = { retry: { enabled: false } };
-const LIMIT: ScriptStep = { stopReason: "error", errorMessage: '429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}' };
-const CAP = 0.05;
-const WAIT_MS = CAP * 60_000;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Message 1: two tasks planned, then three replies without work: the idle brake stops it with both open. */
