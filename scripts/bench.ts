@@ -719,6 +719,12 @@ const RELEASES = ["0.4.0", "0.3.0"];
 const SETTLE_BASE = "0.3.0";
 const SETTLE_TARGET = 1.5;
 const SETTLE_SIZE = 100_000;
+/**
+ * Repetitions of the releases side by side. A settle is one turn in four or five, so a repetition holds
+ * about ten of them: the median of 7 repetitions moved this tree's ratio between 1.30 and 1.57 from one
+ * run to the next on a quiet machine, that of 21 by about 0.02.
+ */
+const RELEASE_REPETITIONS = 21;
 
 function git(args: readonly string[]): string {
   return execFileSync("git", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -767,10 +773,10 @@ async function releaseBench(cwd: string, into: string): Promise<boolean | undefi
   }
   const benches: Array<{ name: string; bench: SizeBench }> = [];
   for (const tree of trees) benches.push({ name: tree.name, bench: await prepare(SETTLE_SIZE, cwd, WARMUP_TURNS, false, tree.factory, false) });
-  for (let rep = 0; rep < REPETITIONS; rep++) for (const { bench } of benches) await bench.repetition();
+  for (let rep = 0; rep < RELEASE_REPETITIONS; rep++) for (const { bench } of benches) await bench.repetition();
   const rows: TreeRow[] = benches.map(({ name, bench }) => ({ name, row: bench.finish() }));
   const base = rows.find((tree) => tree.name === SETTLE_BASE)?.row.settle ?? Number.NaN;
-  console.log(`releases side by side at ${SETTLE_SIZE.toLocaleString("en-US")} messages: one run, the same session and config file, medians in µs`);
+  console.log(`releases side by side at ${SETTLE_SIZE.toLocaleString("en-US")} messages: one run, the same session and config file, ${RELEASE_REPETITIONS} repetitions, medians in µs`);
   console.log("per settle = turn_end of a turn with no tool call, plus agent_settled when the run ended there");
   const header = [pad("tree", 10), pad("per settle µs", 14), pad("per turn µs", 12), pad("turns", 6), pad("continuations", 14), pad(`x ${SETTLE_BASE}`, 9)].join(" ");
   console.log(header);

@@ -12,6 +12,8 @@
  *   exist. Only src/, test/ (without the end-to-end and terminal suites), package.json and tsconfig.json
  *   are copied into the sandbox.
  * - String-literal mutants of src/core/text.ts are excluded: its English is pinned by test/core/text-*.test.ts.
+ * - Each process of the chain has a time limit of five times its unmutated run (at least 20 s), measured
+ *   once before Stryker starts: a mutant that hangs ends there instead of at Stryker's limit for the chain.
  * - Runs one file at a time with concurrency 1; not part of CI. Two runs at once need two checkouts
  *   (each clears its own .mutation/tmp).
  *
@@ -69,8 +71,10 @@ const GROUPS: Record<GroupName, { readonly label: string; readonly target: numbe
 const SOURCE_TESTS = ["test/sources/*.test.ts", "test/state/*.test.ts"];
 /** The question rule's tests, quickest first. */
 const QUESTION_TESTS = ["test/question-hands-over.test.ts", "test/question-hand-over.test.ts", "test/question-closing.test.ts", "test/question-closing-acts.test.ts", "test/question-requests.test.ts", "test/question-forms.test.ts", "test/question.test.ts"];
+/** The language table's own tests: English and the helpers, the other scripts, the Latin rows, the marks. */
+const FORMS_TESTS = ["test/core/question-forms.test.ts", "test/core/question-forms-scripts.test.ts", "test/core/question-forms-latin.test.ts", "test/core/question-forms-marks.test.ts"];
 /** The tests of work in flight: the adapters and the tracker, the check-in schedule, and the decision. */
-const WORK_TESTS = ["test/work/work.test.ts", "test/core/work-schedule.test.ts", "test/loop/work-wait.test.ts"];
+const WORK_TESTS = ["test/work/work.test.ts", "test/core/work-order.test.ts", "test/core/work-schedule.test.ts", "test/loop/work-wait.test.ts"];
 /** The property tests that drive the whole extension through the fake pi (they pin index.ts and the handlers). */
 const ADAPTER_PROPERTIES = "^(kill switch|junk: turn_end|handlers:)";
 
@@ -89,10 +93,11 @@ const TARGETS: readonly Target[] = [
     group: "core",
     skipTests: ADAPTER_PROPERTIES,
   },
-  { file: "src/core/question.ts", tests: ["test/core/question-engine.test.ts", ...QUESTION_TESTS], group: "core" },
+  // The engine reads every language's rows: the table's own tests (quick, few sets of rows each) pin it too.
+  { file: "src/core/question.ts", tests: ["test/core/question-engine.test.ts", ...FORMS_TESTS, ...QUESTION_TESTS], group: "core" },
   // The table of forms per language, and the hand-over sentences read from it: its own tests first, English and
   // the helpers, then the other scripts, then the Latin rows (each file compiles few sets of rows, so it is quick).
-  { file: "src/core/question-forms.ts", tests: ["test/core/question-forms.test.ts", "test/core/question-forms-scripts.test.ts", "test/core/question-forms-latin.test.ts", "test/core/question-forms-marks.test.ts", "test/question-forms.test.ts", "test/question-hands-over.test.ts", "test/question-hand-over.test.ts", ...QUESTION_TESTS], group: "core" },
+  { file: "src/core/question-forms.ts", tests: [...FORMS_TESTS, "test/question-forms.test.ts", "test/question-hands-over.test.ts", "test/question-hand-over.test.ts", ...QUESTION_TESTS], group: "core" },
   { file: "src/core/judge.ts", tests: ["test/core/judge.test.ts", "test/host/judge.test.ts", "test/loop/*.test.ts"], group: "core" },
   { file: "src/core/report.ts", tests: ["test/core/report.test.ts", "test/state/report-state.test.ts", "test/core/text-report.test.ts", "test/host/run-end.test.ts"], group: "core" },
   { file: "src/core/text-report.ts", tests: ["test/core/text-report.test.ts", "test/core/report.test.ts"], group: "core" },
@@ -149,18 +154,24 @@ const TARGETS: readonly Target[] = [
     excluded: ["StringLiteral"],
   },
   { file: "src/core/sanitize.ts", tests: ["test/core/sanitize.test.ts"], group: "core", skipLines: /^const (?:LINE_BREAK|OTHER_BREAKS) = / },
-  { file: "src/core/verify.ts", tests: ["test/core/verify.test.ts", "test/state/verify-state.test.ts"], group: "core" },
+  // The project's check (its pin, the offer) and a hand-over after a passed check are pinned beside them.
+  {
+    file: "src/core/verify.ts",
+    tests: ["test/core/verify.test.ts", "test/state/verify-state.test.ts", "test/core/project-check.test.ts", "test/loop/hand-over.test.ts", "test/core/defects-words.test.ts", "test/host/verify-offer.test.ts", "test/host/verify-boundary.test.ts"],
+    group: "core",
+  },
   { file: "src/core/reply.ts", tests: ["test/core/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts", "test/core/defects-progress.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
   { file: "src/core/fingerprint.ts", tests: ["test/core/fingerprint.test.ts", "test/state/*.test.ts", "test/property/*.test.ts", "test/core/defects-progress.test.ts"], group: "core", skipTests: ADAPTER_PROPERTIES },
-  { file: "src/core/work.ts", tests: WORK_TESTS, group: "core" },
+  { file: "src/core/work.ts", tests: [...WORK_TESTS, "test/host/work-order.test.ts", "test/host/work.test.ts"], group: "core" },
   { file: "src/core/work-wake.ts", tests: ["test/loop/work-wait.test.ts"], group: "core" },
   { file: "src/core/child.ts", tests: ["test/core/child.test.ts"], group: "core" },
   { file: "src/core/go-on.ts", tests: ["test/core/go-on.test.ts", "test/core/defects-words.test.ts", "test/state/earlier.test.ts", "test/state/session.test.ts"], group: "core" },
   { file: "src/core/limit-error.ts", tests: ["test/core/limit-error.test.ts", "test/core/limit-wait.test.ts"], group: "core" },
-  { file: "src/core/limit-wait.ts", tests: ["test/core/limit-wait.test.ts", "test/core/limit-stop.test.ts"], group: "core" },
-  { file: "src/core/limit-stop.ts", tests: ["test/core/limit-stop.test.ts"], group: "core" },
+  { file: "src/core/limit-wait.ts", tests: ["test/core/limit-wait.test.ts", "test/core/limit-stop.test.ts", "test/core/resume.test.ts"], group: "core" },
+  // The timer's continuation after a usage limit is driven by the host's waits.
+  { file: "src/core/limit-stop.ts", tests: ["test/core/limit-stop.test.ts", "test/host/limit-waits.test.ts"], group: "core" },
   { file: "src/core/resume.ts", tests: ["test/core/resume.test.ts"], group: "core" },
-  { file: "src/core/reach-plan.ts", tests: ["test/core/reach.test.ts", "test/core/defects-reach.test.ts", "test/core/child.test.ts", "test/core/limit-stop.test.ts"], group: "core" },
+  { file: "src/core/reach-plan.ts", tests: ["test/core/reach.test.ts", "test/core/defects-reach.test.ts", "test/core/child.test.ts", "test/core/limit-stop.test.ts", "test/loop/hand-over.test.ts", "test/loop/work-wait.test.ts"], group: "core" },
   { file: "src/core/workflow.ts", tests: ["test/core/mutex.test.ts"], group: "core" },
   // The finite-number guard is used by the limit rules.
   { file: "src/core/record.ts", tests: [...SOURCE_TESTS, "test/core/limit-error.test.ts", "test/core/limit-wait.test.ts"], group: "core" },
@@ -274,11 +285,40 @@ function mutateRanges(target: Target): string[] {
  * list (a glob that also matches it) is not run twice. `--no-regexp-tier-up` compiles each regex once,
  * which the question rule's large patterns, new in every process, pay for many times over otherwise.
  */
-function testCommand(target: Target): string {
-  const node = [`PROPERTY_CASES=${PROPERTY_CASES}`, JSON.stringify(process.execPath), "--no-regexp-tier-up", "--test", "--test-reporter=dot"];
+function testCommand(target: Target, limits?: readonly number[]): string {
+  return entryCommands(target)
+    .map((command, index) => `PROPERTY_CASES=${PROPERTY_CASES} ${limits ? `timeout -s KILL ${limits[index]} ` : ""}${command}`)
+    .join(" && ");
+}
+
+/** One shell command per process of the chain, in its order (`PROPERTY_CASES` set in their environment). */
+function entryCommands(target: Target): string[] {
+  const node = [JSON.stringify(process.execPath), "--no-regexp-tier-up", "--test", "--test-reporter=dot"];
   const shared = [...node, "--experimental-test-isolation=none", ...(target.skipTests ? [`'--test-skip-pattern=${target.skipTests}'`] : [])];
   const entries = testEntries(target.tests);
-  return [...entries.map((entry) => [...shared, ...entry]), ...(target.alone ?? []).map((file) => [...node, file])].map((words) => words.join(" ")).join(" && ");
+  return [...entries.map((entry) => [...shared, ...entry]), ...(target.alone ?? []).map((file) => [...node, file])].map((words) => words.join(" "));
+}
+
+/** A process of the chain is ended after this many times its unmutated run, and never sooner than the floor. */
+const LIMIT_FACTOR = 5;
+const LIMIT_FLOOR_SECONDS = 20;
+
+/**
+ * Each process's time limit, from one unmutated run of the chain: a mutant that hangs (a loop that never
+ * ends, a pattern that backtracks without end) is ended by `timeout` when its own process has run several
+ * times its usual time, instead of waiting for Stryker's limit over the whole chain. A process ended this
+ * way fails the chain, so the mutant counts as detected, as a timeout would. Undefined when the
+ * unmutated chain fails (Stryker then reports it).
+ */
+function entryLimits(target: Target): number[] | undefined {
+  const limits: number[] = [];
+  for (const command of entryCommands(target)) {
+    const started = Date.now();
+    const result = spawnSync("sh", ["-c", command], { cwd: ROOT, stdio: "ignore", env: { ...process.env, PROPERTY_CASES: String(PROPERTY_CASES) } });
+    if (result.status !== 0) return undefined;
+    limits.push(Math.max(LIMIT_FLOOR_SECONDS, Math.ceil(((Date.now() - started) / 1000) * LIMIT_FACTOR)));
+  }
+  return limits;
 }
 
 /** Each entry's files, the ones an earlier entry ran left out; an entry left with no file is dropped. */
@@ -293,8 +333,8 @@ function testEntries(tests: readonly string[]): string[][] {
   return entries;
 }
 
-function strykerConfig(target: Target, report: string): Record<string, unknown> {
-  const command = testCommand(target);
+function strykerConfig(target: Target, report: string, limits?: readonly number[]): Record<string, unknown> {
+  const command = testCommand(target, limits);
   return {
     $schema: "./node_modules/@stryker-mutator/core/schema/stryker-schema.json",
     testRunner: "command",
@@ -368,9 +408,11 @@ function runTarget(bin: string, target: Target): FileResult {
   const report = `.mutation/reports/${name}.json`;
   const config = join(WORK, `stryker.${name}.json`);
   rmSync(join(ROOT, report), { force: true });
-  writeFileSync(config, `${JSON.stringify(strykerConfig(target, report), null, 2)}\n`);
   console.log(`\n=== ${target.file} ← ${[...target.tests, ...(target.alone ?? [])].join(" + ")} ===`);
   const started = Date.now();
+  const limits = entryLimits(target);
+  console.log(limits ? `time limit per process: ${limits.map((limit) => `${limit} s`).join(", ")}` : "the unmutated tests fail: Stryker reports it");
+  writeFileSync(config, `${JSON.stringify(strykerConfig(target, report, limits), null, 2)}\n`);
   const result = spawnSync(process.execPath, [bin, "run", config], { cwd: ROOT, stdio: "inherit" });
   const seconds = (Date.now() - started) / 1000;
   if (result.status !== 0 || !existsSync(join(ROOT, report))) {

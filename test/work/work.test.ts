@@ -24,6 +24,7 @@ import {
 import type { WorkEvent, WorkState } from "../../src/core/work.ts";
 import { aliouPiProcesses } from "../../src/work/aliou-pi-processes.ts";
 import {
+  holdsResults,
   isWorkResult,
   readWork,
   WORK_CHANNEL,
@@ -492,4 +493,12 @@ test("adapter helpers: a session is a non-empty string, and an event carries onl
   assert.deepEqual(item, { source: "s", id: "i", session: MINE, startedAt: 1 });
   const events: WorkEvent[] = [];
   assert.equal(applyAllWork(NO_WORK, events, 1, HERE), NO_WORK);
+});
+
+test("only tintinweb holds its result message until the parent settles; every other source and an unknown id do not", () => {
+  assert.equal(holdsResults(tintinwebPiSubagents.id), true);
+  for (const source of [nicobailonPiSubagents, piCode, aliouPiProcesses, todoLoopWork]) assert.equal(holdsResults(source.id), false, source.id);
+  assert.equal(holdsResults("no-such-source"), false);
+  assert.equal(holdsResults(""), false);
+  assert.equal(tintinwebPiSubagents.holdsResults, true, "the adapter says so itself");
 });
