@@ -426,3 +426,24 @@ test("wakeDue: a tool result after the record cancels the wait; malformed messag
 test("the wake on a list out of date with nothing open does nothing", () => {
   assert.deepEqual(limitWake(WAITING, wakeFacts({ list: { kind: "out-of-date", why: "codemode", open: 0, source: "rpiv-todo" } })), { kind: "none", why: "nothing-open" });
 });
+
+test("0.5: the wake's marker counts as a resume after a limit, in a fix run too; a stop carries no marker", () => {
+  const wake = limitWake(WAITING, wakeFacts());
+  assert.equal(wake.kind === "continue" ? wake.marker.by : wake.kind, "resume");
+  const stop = limitWake(WAITING, wakeFacts({ limits: { ...DEFAULT_CONFIG, maxRounds: 2 } }));
+  assert.deepEqual(Object.keys(stop).sort(), ["kind", "memory"]);
+  const asleep: Memory = { ...FIXING, last: WAITING.last, announced: ["limit-wait"] };
+  const fix = limitWake(asleep, wakeFacts({ list: { ...LIST, open: 0, total: 4 } }));
+  assert.equal(fix.kind === "continue" ? fix.marker.by : fix.kind, "resume");
+  assert.equal(fix.kind === "continue" ? fix.marker.total : fix.kind, 4, "the list's tasks, all done");
+  const emptied = limitWake(asleep, wakeFacts({ list: { kind: "none", why: "emptied" } }));
+  assert.equal(emptied.kind === "continue" ? emptied.marker.total : emptied.kind, 0, "an emptied list has no tasks");
+});
+
+test("0.5: a fix run's wake needs a failed check and a list that is clear or emptied; nothing open under an unrelated message is nothing to do", () => {
+  const asleep: Memory = { ...FIXING, last: WAITING.last, announced: ["limit-wait"] };
+  for (const why of ["unused", "unreadable", "no-tool"] as const) {
+    assert.deepEqual(limitWake(asleep, wakeFacts({ list: { kind: "none", why } })), { kind: "none", why: "nothing-open" }, why);
+  }
+  assert.deepEqual(limitWake({ ...WAITING, adopted: false }, wakeFacts({ branch: UNRELATED, list: { ...LIST, open: 0 } })), { kind: "none", why: "nothing-open" }, "no task open: not held as an earlier message's");
+});
