@@ -721,8 +721,8 @@ const SETTLE_TARGET = 1.5;
 const SETTLE_SIZE = 100_000;
 /**
  * Repetitions of the releases side by side. A settle is one turn in four or five, so a repetition holds
- * about ten of them: the median of 7 repetitions moved this tree's ratio between 1.30 and 1.57 from one
- * run to the next on a quiet machine, that of 21 by about 0.02.
+ * about ten of them: with 7, this tree's ratio moved between 1.30 and 1.57 from one run to the next on a
+ * quiet machine; 21 narrow that, but a run still moves by about 0.1, so compare several runs.
  */
 const RELEASE_REPETITIONS = 21;
 
