@@ -22,7 +22,8 @@
  *
  * Then releases side by side: this tree, 0.4.0 and 0.3.0 (each extracted from the commit that made
  * package.json say its version, so it needs the git history) on the same 100k session, their cost per
- * settle (turn_end of a turn with no tool call, plus agent_settled when the run ended there) in one run.
+ * settle (turn_end of a turn with no tool call, plus every agent_settled handler when the run ended there)
+ * in one run.
  * This tree must cost at most 1.5 times 0.3.0's per settle. `--releases` runs only the parts up to there.
  */
 import { execFileSync } from "node:child_process";
@@ -367,8 +368,8 @@ type SettledHandler = (event: AgentSettledEventLike, ctx: ContextLike) => Promis
 interface Loaded {
   turnEnd: TurnEndHandler;
   context: ContextHandler;
-  /** The agent_settled handler, where the extension has one (0.3 and later). */
-  settled: SettledHandler | undefined;
+  /** Every agent_settled handler, in the order registered (pi runs them all, in that order; 0.3 and later). */
+  settled: readonly SettledHandler[];
 }
 
 /** What an extension module exports: the function pi calls with its API. */
@@ -382,7 +383,7 @@ type Factory = (pi: PiLike) => void;
 function loadExtension(bus: EventBusController, factory: Factory = todoLoop): Loaded {
   let turnEnd: TurnEndHandler | undefined;
   let context: ContextHandler | undefined;
-  let settled: SettledHandler | undefined;
+  const settled: SettledHandler[] = [];
   function on(event: "turn_end", handler: TurnEndHandler): void;
   function on(event: "context", handler: ContextHandler): void;
   function on(event: "agent_settled", handler: (event: AgentSettledEventLike, ctx: ContextLike) => Promise<void>): void;
@@ -393,7 +394,7 @@ function loadExtension(bus: EventBusController, factory: Factory = todoLoop): Lo
   function on(event: string, handler: unknown): void {
     if (event === "turn_end") turnEnd = handler as TurnEndHandler;
     else if (event === "context") context = handler as ContextHandler;
-    else if (event === "agent_settled") settled = handler as SettledHandler;
+    else if (event === "agent_settled") settled.push(handler as SettledHandler);
   }
   const tools: ToolDefinitionLike[] = [];
   const commands: CommandOptionsLike[] = [];
@@ -453,7 +454,7 @@ interface Row {
   contextMessages: number;
   cold: number;
   turnEnd: number;
-  /** Per settle: turn_end of a turn with no tool call, plus agent_settled when the run ended there. */
+  /** Per settle: turn_end of a turn with no tool call, plus every agent_settled handler when the run ended there. */
   settle: number;
   context: number;
   contextClean: number;
@@ -503,7 +504,7 @@ async function prepare(size: number, cwd: string, warmup: number, wide = false, 
   const ctx = contextFor(session, cwd, notices);
   const bus = busWithOtherWorkflow();
   let extension: Loaded | undefined = loadExtension(bus, factory);
-  /** Per settle (a turn with no tool call): its turn_end, plus agent_settled when the run ended there. */
+  /** Per settle (a turn with no tool call): its turn_end, plus every agent_settled handler when the run ended there. */
   let settleSamples: number[] = [];
   let turnIndex = 0;
   let continued = 0;
@@ -529,9 +530,9 @@ async function prepare(size: number, cwd: string, warmup: number, wide = false, 
     let elapsed = performance.now() - started;
     if (settle) {
       // pi settles when a settle is not continued: the run's end is part of what a settle costs.
-      if (result?.continue !== true && extension.settled) {
+      if (result?.continue !== true && extension.settled.length > 0) {
         const settledAt = performance.now();
-        await extension.settled({ type: "agent_settled" }, ctx);
+        for (const handler of extension.settled) await handler({ type: "agent_settled" }, ctx);
         settleSamples.push((elapsed + performance.now() - settledAt) * 1000);
       } else settleSamples.push(elapsed * 1000);
     }
@@ -777,7 +778,7 @@ async function releaseBench(cwd: string, into: string): Promise<boolean | undefi
   const rows: TreeRow[] = benches.map(({ name, bench }) => ({ name, row: bench.finish() }));
   const base = rows.find((tree) => tree.name === SETTLE_BASE)?.row.settle ?? Number.NaN;
   console.log(`releases side by side at ${SETTLE_SIZE.toLocaleString("en-US")} messages: one run, the same session and config file, ${RELEASE_REPETITIONS} repetitions, medians in µs`);
-  console.log("per settle = turn_end of a turn with no tool call, plus agent_settled when the run ended there");
+  console.log("per settle = turn_end of a turn with no tool call, plus every agent_settled handler when the run ended there");
   const header = [pad("tree", 10), pad("per settle µs", 14), pad("per turn µs", 12), pad("turns", 6), pad("continuations", 14), pad(`x ${SETTLE_BASE}`, 9)].join(" ");
   console.log(header);
   console.log("-".repeat(header.length));

@@ -357,7 +357,7 @@ function onlySpaces(source: string, start: number, stop: number): boolean {
  * further back decides.
  */
 function readItems(text: string): Item[] | undefined {
-  const source = text.replace(/\r\n?/g, "\n");
+  const source = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
   // Kept items: code blocks as [-1, -1, 1], lines as their [start, stop, para].
   let kept: number[] = [];
   // The open fence's character and length; 0 when outside a code block.
@@ -396,8 +396,56 @@ function readItems(text: string): Item[] | undefined {
   return items;
 }
 
+// Cheap tests that rule a pattern out before it runs: each is a condition the pattern's match needs, so a
+// text that fails it gets the answer the pattern would give. A settle reads one reply once, in a process
+// whose caches pi's own work has just filled, and every pattern run there costs.
+
+/** Whether a code unit is an ASCII letter: no prefix, decoration, emphasis, quote or emoji class holds one. */
+function asciiLetter(unit: number): boolean {
+  return (unit >= 0x41 && unit <= 0x5a) || (unit >= 0x61 && unit <= 0x7a);
+}
+
+/** Whether a code unit is an ASCII letter or digit. */
+function asciiWord(unit: number): boolean {
+  return asciiLetter(unit) || (unit >= 0x30 && unit <= 0x39);
+}
+
+/** The first code unit of the text after white space (what `^\s*` passes over), NaN when there is none. */
+function firstUnit(text: string): number {
+  return text.trimStart().charCodeAt(0);
+}
+
+/** The text without emphasis, closing quotes or brackets and emoji at its end (`TRAILING`). */
+function withoutTrailing(text: string): string {
+  return asciiWord(text.charCodeAt(text.length - 1)) ? text : text.replace(TRAILING, "");
+}
+
+/** Whether the text holds a question mark of any script: `PARENTHETICAL` follows one. */
+function hasQuestionMark(text: string): boolean {
+  return text.includes("?") || text.includes("？") || text.includes("؟");
+}
+
+/** The text without a short parenthetical after its question mark (`PARENTHETICAL`). */
+function withoutParenthetical(text: string): string {
+  return hasQuestionMark(text) ? text.replace(PARENTHETICAL, "") : text;
+}
+
+/** A label in emphasis that opens the line (`LABEL`'s match), or null; it needs its `**` or `__`. */
+function labelOf(line: string): RegExpExecArray | null {
+  return line.includes("**") || line.includes("__") ? LABEL.exec(line) : null;
+}
+
+/** Whether the line is a list item (`LIST_ITEM`); a letter first opens one only as `a)`. */
+function isListItem(line: string): boolean {
+  const bare = line.trimStart();
+  if (asciiLetter(bare.charCodeAt(0)) && bare.charCodeAt(1) !== 0x29) return false;
+  return LIST_ITEM.test(line);
+}
+
 /** Markdown decoration at the start of a line stripped (quote, list and heading prefixes, emphasis). */
 function undecorated(line: string): string {
+  // A letter first: no prefix, emphasis or emoji opens the line.
+  if (asciiLetter(firstUnit(line))) return line.trim();
   let bare = line;
   for (let previous = ""; previous !== bare; ) {
     previous = bare;
@@ -408,7 +456,8 @@ function undecorated(line: string): string {
 
 /** Inline code and URLs replaced by a hole, so a `?` inside them is not read as prose. */
 function withoutCode(line: string): string {
-  return line.replace(CODE_SPAN, HOLE).replace(URL, (url) => URL_HOLE + (URL_PUNCTUATION.exec(url)?.[0] ?? ""));
+  const code = line.includes("`") ? line.replace(CODE_SPAN, HOLE) : line;
+  return code.includes("://") ? code.replace(URL, (url) => URL_HOLE + (URL_PUNCTUATION.exec(url)?.[0] ?? "")) : code;
 }
 
 /** Whether the line's last `?` closes a quotation that opens after other text on the line. */
@@ -422,17 +471,20 @@ function quoted(line: string): boolean {
 /** The line as a question to the person (`question` pattern), undecorated; undefined when it is none. */
 function asQuestion(line: string): string | undefined {
   const bare = undecorated(line);
-  const prose = withoutCode(bare).replace(PARENTHETICAL, "");
-  if (quoted(prose) || RHETORICAL.test(prose)) return undefined;
-  const end = prose.replace(TRAILING, "");
+  const prose = withoutParenthetical(withoutCode(bare));
+  const end = withoutTrailing(prose);
+  // How the line ends first: most lines are no question, and that is the cheapest to tell.
   if (!(QUESTION_END.test(end) || ASKS_WITHOUT_MARK.test(end)) || !/\p{L}|\p{N}/u.test(end.replace(/[\u{E000}\u{E001}]/gu, ""))) return undefined;
+  if (quoted(prose) || RHETORICAL.test(prose)) return undefined;
   if (URL_QUESTION.test(end) && !/\S+\s+\S+\s+\u{E001}/u.test(end)) return undefined;
-  return bare.replace(PARENTHETICAL, "").replace(TRAILING, "");
+  return withoutTrailing(withoutParenthetical(bare));
 }
 
 function isTrailer(item: Item): boolean {
   if (item.kind === "code") return true;
   const line = item.text.trim();
+  // A letter or digit first: no tag, break, comment or decoration line.
+  if (asciiWord(line.charCodeAt(0))) return false;
   return (line.length <= MAX_TAG && TAG_LINE.test(line)) || THEMATIC_BREAK.test(item.text) || HTML_COMMENT.test(line) || DECORATION_LINE.test(line);
 }
 
@@ -445,10 +497,10 @@ function lineAt(items: readonly Item[], index: number): string | undefined {
 /** A closing list of options (`options` pattern): the line that asks above it, or undefined. */
 function asOptions(items: readonly Item[], last: number): string | undefined {
   let top = last;
-  while (last - top < MAX_OPTIONS && LIST_ITEM.test(lineAt(items, top) ?? "")) top -= 1;
+  while (last - top < MAX_OPTIONS && isListItem(lineAt(items, top) ?? "")) top -= 1;
   if (top === last) return undefined;
   const asking = lineAt(items, top);
-  if (asking === undefined || LIST_ITEM.test(asking)) return undefined;
+  if (asking === undefined || isListItem(asking)) return undefined;
   const question = asQuestion(asking);
   if (question !== undefined) {
     const prose = withoutCode(question);
@@ -605,20 +657,24 @@ const WORDS_BEFORE = new RegExp(`[\\p{L}\\p{N}${FILL}]`, "u");
 
 /** The line with code spans, URLs and quotations that open after other words hidden, one FILL per character. */
 function masked(line: string): string {
-  const hidden = line
-    .replace(CODE_SPAN, (code) => FILL.repeat(code.length))
-    .replace(URL, (url) => {
-      const punctuation = URL_PUNCTUATION.exec(url)?.[0] ?? "";
-      return FILL.repeat(url.length - punctuation.length) + punctuation;
-    });
+  const code = line.includes("`") ? line.replace(CODE_SPAN, (span) => FILL.repeat(span.length)) : line;
+  const hidden = !code.includes("://")
+    ? code
+    : code.replace(URL, (url) => {
+        const punctuation = URL_PUNCTUATION.exec(url)?.[0] ?? "";
+        return FILL.repeat(url.length - punctuation.length) + punctuation;
+      });
   // A quotation that opens the line is the agent's own words in quotes; one after other text quotes someone.
   return hidden.replace(QUOTATION, (quote: string, offset: number) => (WORDS_BEFORE.test(hidden.slice(0, offset)) ? FILL.repeat(quote.length) : quote));
 }
 
 /** The text of a heading line with emoji, emphasis and end punctuation gone; undefined when the line is none. */
 function headingText(line: string): string | undefined {
-  const heading = HEADING.exec(line);
+  // A heading opens with `#`, emphasis or `==`; a colon heading holds its colon.
+  const first = firstUnit(line);
+  const heading = first === 0x23 || first === 0x2a || first === 0x5f || first === 0x3d ? HEADING.exec(line) : null;
   if (heading === null) {
+    if (!line.includes(":") && !line.includes("：")) return undefined;
     const colon = COLON_HEADING.exec(undecorated(line));
     return colon === null ? undefined : bareHeading(colon[1] ?? "");
   }
@@ -629,7 +685,7 @@ function headingText(line: string): string | undefined {
 }
 
 function bareHeading(text: string): string {
-  return undecorated(text).replace(TRAILING, "").replace(/[\s:：.!！]+$/u, "").trim();
+  return withoutTrailing(undecorated(text)).replace(/[\s:：.!！]+$/u, "").trim();
 }
 
 /**
@@ -638,7 +694,7 @@ function bareHeading(text: string): string {
  * you:`) is prose.
  */
 function skipped(line: string): boolean {
-  const heading = LABEL.exec(line) === null ? headingText(line) : undefined;
+  const heading = labelOf(line) === null ? headingText(line) : undefined;
   return heading !== undefined && (MARKDOWN_HEADING.test(line) || turnOf(heading) > 0);
 }
 
@@ -650,20 +706,20 @@ function turnOf(heading: string): number {
 
 /** The sentences of a line, in order; `turn` as the heading above the line says. */
 function sentencesOf(line: string, index: number, turn: number): Sentence[] {
-  const label = LABEL.exec(line);
+  const label = labelOf(line);
   const labelTurn = label === null ? 0 : turnOf(bareHeading(label[1] ?? ""));
   const body = label === null ? line : (label[2] ?? "");
   const own = undecorated(body);
   const hidden = masked(own);
-  const listed = LIST_ITEM.test(line);
+  const listed = isListItem(line);
   const out: Sentence[] = [];
   const stops = [...hidden.matchAll(SENTENCE_END)].map((match) => match.index + match[0].length);
   let start = 0;
   for (const stop of [...stops, hidden.length]) {
     const piece = hidden.slice(start, stop);
     if (/[\p{L}\p{N}]/u.test(piece)) {
-      const text = undecorated(own.slice(start, stop)).replace(TRAILING, "");
-      const mask = undecorated(piece).replace(TRAILING, "");
+      const text = withoutTrailing(undecorated(own.slice(start, stop)));
+      const mask = withoutTrailing(undecorated(piece));
       out.push({ masked: mask, text, question: /[?？؟]$/u.test(mask) || ASKS_WITHOUT_MARK.test(mask), listed, line: index, turn: Math.max(turn, labelTurn) });
     }
     start = stop;
@@ -750,7 +806,7 @@ function paragraphStart(items: readonly Item[], end: number, max: number): numbe
 function closingAsks(items: readonly Item[], last: number): string | undefined {
   let start = paragraphStart(items, last, MAX_PROSE);
   const lead = lineAt(items, start - 1);
-  if (lead !== undefined && LIST_ITEM.test(lineAt(items, start) ?? "") && /[:：]\W*$/u.test(lead)) {
+  if (lead !== undefined && isListItem(lineAt(items, start) ?? "") && /[:：]\W*$/u.test(lead)) {
     start = paragraphStart(items, start - 1, MAX_PROSE);
   }
   // A heading within the closing lines: the section under it is the closing prose.
@@ -759,7 +815,7 @@ function closingAsks(items: readonly Item[], last: number): string | undefined {
   for (let index = last; index >= 0 && last - index < MAX_PROSE; index -= 1) {
     const line = lineAt(items, index);
     if (line === undefined) continue;
-    const heading = LABEL.exec(line) === null ? headingText(line) : undefined;
+    const heading = labelOf(line) === null ? headingText(line) : undefined;
     if (heading === undefined) continue;
     turn = turnOf(heading);
     if (turn > 0) {

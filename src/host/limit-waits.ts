@@ -18,7 +18,7 @@
 import { killSwitch } from "../io/paths.ts";
 import { applyCommand } from "../loop.ts";
 import type { Config, Memory, Reason, StopRecord } from "../core/types.ts";
-import type { ContextLike } from "../core/pi-shapes.ts";
+import type { ContextLike, SessionManagerLike } from "../core/pi-shapes.ts";
 import { isRecord } from "../core/record.ts";
 import { heldEarlier, limitWake, readLimitRun, wakeDue, withLimitStop, withoutTimer } from "../core/limit-stop.ts";
 import { parseTime } from "../core/limit-wait.ts";
@@ -117,13 +117,35 @@ export function limitAtSettle(runtime: Runtime, ctx: ContextLike, memory: Memory
   if (pending.reason.outcome !== "error") return memory;
   let branch: readonly unknown[];
   try {
-    branch = ctx.sessionManager.getBranch();
+    branch = runEntries(ctx.sessionManager);
   } catch {
     return memory;
   }
   // A list an unrelated new message has not taken up is not the run's to continue at the reset (SPEC 0.5 §4.20).
   const held = heldEarlier(memory, config.earlierTasks, runtime.gather(ctx).branch);
   return withLimitStop(memory, { run: readLimitRun(branch), capMinutes: config.maxLimitWaitMinutes, nowMs: Date.now(), timer: timerMode(ctx), held });
+}
+
+/** How far back from the leaf `runEntries()` walks before it takes the whole branch instead. */
+const MAX_RUN_WALK = 10_000;
+
+/**
+ * What `readLimitRun()` reads: the branch from the person's newest message to the leaf (it reads nothing
+ * older), walked back by `getEntry(parentId)`, so an error at the end of a long session does not copy the
+ * whole branch. The whole branch where pi cannot be walked so, or the run is longer than MAX_RUN_WALK.
+ */
+export function runEntries(session: SessionManagerLike): readonly unknown[] {
+  const leaf = typeof session.getLeafId === "function" ? session.getLeafId() : undefined;
+  if (typeof leaf !== "string" || typeof session.getEntry !== "function") return session.getBranch();
+  const run: unknown[] = [];
+  for (let id: unknown = leaf; typeof id === "string"; ) {
+    const entry = session.getEntry(id);
+    if (!isRecord(entry) || run.length >= MAX_RUN_WALK) return session.getBranch();
+    run.push(entry);
+    if (entry.type === "message" && isRecord(entry.message) && entry.message.role === "user") break;
+    id = entry.parentId;
+  }
+  return run.reverse();
 }
 
 /**

@@ -528,3 +528,68 @@ test("replyText: the text blocks of a message, one per line", () => {
     "One.\nTwo?",
   );
 });
+
+/** The patterns a line's form is told by, by the start of their source, and the sources each reply ran. */
+const LINE_PATTERNS: readonly (readonly [string, string])[] = [
+  ["a prefix or emphasis at the start", "^\\s*(?:(?:>|[-*+•]"],
+  ["decoration at the end", "[\\s*_~\"'"],
+  ["a parenthetical after the question mark", "(?<=[?？؟]"],
+  ["inline code", "(`+)"],
+  ["a URL", "[a-z][a-z0-9+.-]{0,20}:\\/\\/"],
+  ["a heading", "^\\s*(?:#{1,6}\\s+"],
+  ["a colon heading", "^\\s*([^:："],
+  ["a label", "^\\s*(?:[-*+•]\\s+)?(?:\\*\\*|__)"],
+  ["a list item", "^\\s*(?:(?:[-*+•]|\\d{1,9}[.)]|[A-Za-z][)]"],
+  ["a thematic break", "^ {0,3}(?:(?:-"],
+  ["an HTML comment", "^ {0,3}<!--"],
+  ["a decoration line", "^(?=.*["],
+  ["a tag line", "^[*_]*[[(（【]"],
+  ["a carriage return", "\\r\\n?"],
+];
+
+function patternsRun(read: () => void): readonly string[] {
+  const sources = new Set<string>();
+  const exec = RegExp.prototype.exec;
+  RegExp.prototype.exec = function (this: RegExp, text: string) {
+    sources.add(this.source);
+    return exec.call(this, text);
+  };
+  try {
+    read();
+  } finally {
+    RegExp.prototype.exec = exec;
+  }
+  return [...sources];
+}
+
+test("a reply of plain sentences runs none of the patterns of decoration, headings, labels, lists, code, URLs or line breaks: a cheap test of what each match needs rules it out first", () => {
+  const decorated = [
+    "## Summary\r\n- first `npm test` https://example.com/x\n**Next step:** run it\nNext steps:\n> Shall we ship it? (my advice: yes) 🚀",
+    "Done.\n\n<!-- done -->\n✨ ✨",
+    "Done.\n\n[WIP]\n---",
+  ];
+  const plain = "The parser reads each token now\n\nAll tests pass now\nZero warnings are left in the build\n  and the cache keeps the index\nzones render the layout";
+  const everyForm = patternsRun(() => {
+    for (const reply of decorated) {
+      askedQuestion(reply);
+      handsOver(reply);
+    }
+  });
+  const plainOnly = patternsRun(() => {
+    assert.equal(askedQuestion(plain), undefined);
+    assert.equal(handsOver(plain), undefined);
+  });
+  for (const [name, start] of LINE_PATTERNS) {
+    assert.ok(everyForm.some((source) => source.startsWith(start)), `the decorated reply runs the pattern of ${name}`);
+    assert.ok(!plainOnly.some((source) => source.startsWith(start)), `a plain reply runs no pattern of ${name}`);
+  }
+  // A digit may open a numbered item, so a line that opens with one is read for its prefix; it still ends
+  // no tag, break, comment or decoration line, and a digit at a sentence's end is no decoration there.
+  for (const reply of ["9 files changed in 2020", "0 files left at version 9"]) {
+    const ran = patternsRun(() => assert.equal(askedQuestion(reply), undefined));
+    for (const [name, start] of LINE_PATTERNS.filter(([name]) => /decoration at the end|tag|break|comment|decoration line/.test(name))) {
+      assert.ok(!ran.some((source) => source.startsWith(start)), `${JSON.stringify(reply)} runs no pattern of ${name}`);
+    }
+  }
+  assert.equal(askedQuestion("Done.\n\n  Can you confirm the schema?"), "Can you confirm the schema?", "an indented line is read without its indent");
+});

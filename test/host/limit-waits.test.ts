@@ -6,7 +6,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
-import { limitWaitArmed } from "../../src/host/limit-waits.ts";
+import { limitWaitArmed, runEntries } from "../../src/host/limit-waits.ts";
+import { readLimitRun } from "../../src/core/limit-stop.ts";
+import { createSession } from "../fake-pi.ts";
 import { assistant, chain, marker, todoResult, user } from "../builders.ts";
 import type { Entry } from "../builders.ts";
 import { GLOBAL_OFF, harness, planned, switchOff, TASKS } from "./wiring.ts";
@@ -68,4 +70,32 @@ test("0.5 §4.21: a start after a run died on its marker or a tool result record
   const off = harness({ branch: DEAD_ON_MARKER });
   await off.start("resume");
   assert.deepEqual(off.pi.appended, [], "no entries under the kill switch");
+});
+
+test("0.5 §4.20: a run that ended on an error is read back from the leaf to the person's newest message, without copying the whole branch; the whole branch where pi cannot be walked", () => {
+  const errored = (text: string) => ({ type: "message", message: { role: "assistant", content: [], stopReason: "error", errorMessage: text, timestamp: 2 } }) as Entry;
+  const wait = { type: "custom", customType: "todo-loop:stop", data: { v: 1, kind: "limit-wait", reason: "waiting", round: 1, open: 2, anchor: "u1", waitMinutes: 5 } } as Entry;
+  const session = createSession([user("Earlier"), wait, assistant({ text: "Done." }), user("Do the work"), errored("first"), wait, marker({ round: 1, anchor: "u1" }), errored(LIMIT_429)]);
+  const branch = session.getBranch();
+  const run = runEntries(session);
+  assert.equal(session.branchReads, 1, "the walk asked for no branch");
+  assert.deepEqual(run, branch.slice(3), "from the newest human message to the leaf, in order");
+  assert.deepEqual(readLimitRun(run), readLimitRun(branch));
+  assert.deepEqual(readLimitRun(run).prior, [5], "the earlier message's wait is not this run's");
+
+  const noHuman = createSession([errored("a"), wait, errored("b")]);
+  assert.deepEqual(runEntries(noHuman), noHuman.getBranch(), "no human message: the whole branch, walked");
+  const long = createSession(Array.from({ length: 10_001 }, () => wait));
+  assert.equal(runEntries(long).length, 10_001);
+  assert.equal(long.branchReads, 1, "longer than the walk: the whole branch, read");
+
+  const whole = [user(), errored(LIMIT_429)];
+  for (const partial of [
+    { getBranch: () => whole },
+    { getBranch: () => whole, getLeafId: () => null, getEntry: () => undefined },
+    { getBranch: () => whole, getLeafId: () => "b", getEntry: (id: string) => (id === "b" ? { id: "b", parentId: "gone", type: "custom" } : undefined) },
+    { getBranch: () => whole, getLeafId: () => "b", getEntry: () => "not an entry" },
+  ]) {
+    assert.equal(runEntries(partial), whole, "pi without the walk, a missing entry or a damaged one: the branch");
+  }
 });
