@@ -454,10 +454,22 @@ function undecorated(line: string): string {
   return bare.trim();
 }
 
+/**
+ * The line with each inline code span and URL replaced: `span` gets the code, `url` the URL without its
+ * trailing punctuation, which stays prose. Each pattern runs only where a backtick or a `://` is.
+ */
+function replaceCode(line: string, span: (code: string) => string, url: (address: string) => string): string {
+  const code = line.includes("`") ? line.replace(CODE_SPAN, span) : line;
+  if (!code.includes("://")) return code;
+  return code.replace(URL, (found) => {
+    const punctuation = URL_PUNCTUATION.exec(found)?.[0] ?? "";
+    return url(found.slice(0, found.length - punctuation.length)) + punctuation;
+  });
+}
+
 /** Inline code and URLs replaced by a hole, so a `?` inside them is not read as prose. */
 function withoutCode(line: string): string {
-  const code = line.includes("`") ? line.replace(CODE_SPAN, HOLE) : line;
-  return code.includes("://") ? code.replace(URL, (url) => URL_HOLE + (URL_PUNCTUATION.exec(url)?.[0] ?? "")) : code;
+  return replaceCode(line, () => HOLE, () => URL_HOLE);
 }
 
 /** Whether the line's last `?` closes a quotation that opens after other text on the line. */
@@ -657,13 +669,7 @@ const WORDS_BEFORE = new RegExp(`[\\p{L}\\p{N}${FILL}]`, "u");
 
 /** The line with code spans, URLs and quotations that open after other words hidden, one FILL per character. */
 function masked(line: string): string {
-  const code = line.includes("`") ? line.replace(CODE_SPAN, (span) => FILL.repeat(span.length)) : line;
-  const hidden = !code.includes("://")
-    ? code
-    : code.replace(URL, (url) => {
-        const punctuation = URL_PUNCTUATION.exec(url)?.[0] ?? "";
-        return FILL.repeat(url.length - punctuation.length) + punctuation;
-      });
+  const hidden = replaceCode(line, (code) => FILL.repeat(code.length), (address) => FILL.repeat(address.length));
   // A quotation that opens the line is the agent's own words in quotes; one after other text quotes someone.
   return hidden.replace(QUOTATION, (quote: string, offset: number) => (WORDS_BEFORE.test(hidden.slice(0, offset)) ? FILL.repeat(quote.length) : quote));
 }

@@ -593,3 +593,8 @@ test("a reply of plain sentences runs none of the patterns of decoration, headin
   }
   assert.equal(askedQuestion("Done.\n\n  Can you confirm the schema?"), "Can you confirm the schema?", "an indented line is read without its indent");
 });
+
+test("a URL's trailing punctuation stays prose: the sentence after it is read whole", () => {
+  assert.equal(askedQuestion("Deployed to https://example.com/app... Please test the login page now."), "Please test the login page now.");
+  assert.equal(askedQuestion("See https://example.com/app...! Could you check the header, please?\n\nThanks."), "Could you check the header, please?");
+});
